@@ -1,0 +1,61 @@
+/** JSON-RPC 2.0 message shapes as they appear on the wire (loosely typed: a target may send anything). */
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+export type RpcId = string | number | null;
+
+export interface RpcRequest {
+  jsonrpc: '2.0';
+  id: RpcId;
+  method: string;
+  params?: JsonObject | JsonValue[];
+}
+
+export interface RpcNotification {
+  jsonrpc: '2.0';
+  method: string;
+  params?: JsonObject | JsonValue[];
+}
+
+export interface RpcErrorObject {
+  code: number;
+  message: string;
+  data?: JsonValue;
+}
+
+export interface RpcSuccess {
+  jsonrpc: '2.0';
+  id: RpcId;
+  result: JsonValue;
+}
+
+export interface RpcFailure {
+  jsonrpc: '2.0';
+  id: RpcId;
+  error: RpcErrorObject;
+}
+
+export type RpcResponse = RpcSuccess | RpcFailure;
+
+/** The Hermes event notification: `{"method":"event","params":{type, session_id, payload?, seq?}}`. */
+export interface GatewayEventParams {
+  type: string;
+  session_id?: string;
+  payload?: JsonValue;
+  seq?: number;
+  [extra: string]: JsonValue | undefined;
+}
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A frame is a response when it has an `id` key and no `method` (result/error presence is checked separately). */
+export function looksLikeResponse(frame: unknown): frame is Record<string, unknown> {
+  return isJsonObject(frame) && !('method' in frame) && ('result' in frame || 'error' in frame || 'id' in frame);
+}
+
+export function looksLikeNotification(frame: unknown): frame is Record<string, unknown> {
+  return isJsonObject(frame) && typeof frame['method'] === 'string' && !('id' in frame);
+}
