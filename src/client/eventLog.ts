@@ -1,0 +1,92 @@
+import { HarnessError } from '../rpc/harnessError.js';
+import type { GatewayEventParams } from '../rpc/messages.js';
+
+export interface EventFilter {
+  type?: string;
+  sessionId?: string;
+  where?: (event: GatewayEventParams) => boolean;
+  /** Only events at or after this index of the log (default 0: an event already received matches). */
+  since?: number;
+}
+
+export interface RecordedEvent {
+  params: GatewayEventParams;
+  /** The whole notification frame, kept for envelope checks. */
+  frame: Record<string, unknown>;
+  receivedAt: number;
+}
+
+function matches(filter: EventFilter, event: GatewayEventParams): boolean {
+  return (
+    (filter.type === undefined || event.type === filter.type) &&
+    (filter.sessionId === undefined || event.session_id === filter.sessionId) &&
+    (filter.where === undefined || filter.where(event))
+  );
+}
+
+/** Events received on one connection, in arrival order, with waiters that cannot miss an event that already arrived. */
+export class EventLog {
+  readonly recorded: RecordedEvent[] = [];
+  /** Notifications other than `event` (kept for envelope checks). */
+  readonly notifications: Array<Record<string, unknown>> = [];
+  /** Events dropped because the log was full. */
+  dropped = 0;
+  private readonly waiters = new Set<{ filter: EventFilter; resolve: (event: GatewayEventParams) => void }>();
+  private readonly listeners = new Set<(event: RecordedEvent) => void>();
+
+  constructor(private readonly max: number) {}
+
+  get length(): number {
+    return this.recorded.length + this.dropped;
+  }
+
+  all(filter: EventFilter = {}): GatewayEventParams[] {
+    const since = Math.max(0, (filter.since ?? 0) - this.dropped);
+    return this.recorded.slice(since).map((r) => r.params).filter((e) => matches(filter, e));
+  }
+
+  push(params: GatewayEventParams, frame: Record<string, unknown>): void {
+    const entry = { params, frame, receivedAt: Date.now() };
+    if (this.recorded.length >= this.max) {
+      this.recorded.shift();
+      this.dropped++;
+    }
+    this.recorded.push(entry);
+    for (const listener of this.listeners) listener(entry);
+    for (const waiter of [...this.waiters]) {
+      if (matches(waiter.filter, params)) {
+        this.waiters.delete(waiter);
+        waiter.resolve(params);
+      }
+    }
+  }
+
+  pushNotification(frame: Record<string, unknown>): void {
+    if (this.notifications.length < this.max) this.notifications.push(frame);
+  }
+
+  onEvent(listener: (event: RecordedEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  waitFor(filter: EventFilter, timeoutMs: number): Promise<GatewayEventParams> {
+    const already = this.all(filter)[0];
+    if (already) return Promise.resolve(already);
+    return new Promise((resolve, reject) => {
+      const waiter = {
+        filter,
+        resolve: (event: GatewayEventParams) => {
+          clearTimeout(timer);
+          resolve(event);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(waiter);
+        const what = [filter.type ?? 'any event', filter.sessionId ? `for session ${filter.sessionId}` : ''].filter(Boolean).join(' ');
+        reject(new HarnessError('EVENT_TIMEOUT', `no ${what} arrived within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.waiters.add(waiter);
+    });
+  }
+}

@@ -1,0 +1,27 @@
+/** Replaces secrets in text meant for transcripts, reports, logs and error messages. */
+export const REDACTED = '***';
+
+export class Redactor {
+  private readonly secrets: string[];
+
+  constructor(secrets: ReadonlyArray<string | undefined>) {
+    // Longest first so that a secret containing another is replaced whole.
+    this.secrets = [...new Set(secrets.filter((s): s is string => typeof s === 'string' && s.length > 0))].sort((a, b) => b.length - a.length);
+  }
+
+  redact(text: string): string {
+    let out = text;
+    for (const secret of this.secrets) {
+      out = out.split(secret).join(REDACTED);
+      const encoded = encodeURIComponent(secret);
+      if (encoded !== secret) out = out.split(encoded).join(REDACTED);
+    }
+    // Any token/ticket query parameter, even one we were not told about.
+    return out.replace(/([?&](?:token|ticket)=)[^&#\s"']+/gi, `$1${REDACTED}`);
+  }
+
+  /** Redacts a URL for display. */
+  redactUrl(url: string): string {
+    return this.redact(url);
+  }
+}

@@ -1,0 +1,78 @@
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { createAjv } from './ajvFactory.js';
+import type { Contract } from './contractModel.js';
+import type { JsonSchema } from './schemaTypes.js';
+
+export interface SchemaViolation {
+  /** JSON pointer inside the validated value. */
+  instancePath: string;
+  keyword: string;
+  message: string;
+  params: Record<string, unknown>;
+}
+
+export type SchemaCheck = (value: unknown) => SchemaViolation[];
+
+let documentCounter = 0;
+
+function toViolations(errors: ErrorObject[] | null | undefined): SchemaViolation[] {
+  return (errors ?? []).map((e) => ({ instancePath: e.instancePath, keyword: e.keyword, message: e.message ?? e.keyword, params: e.params as Record<string, unknown> }));
+}
+
+/** Rewrites document-local `$ref`s ("#/...") so that they point into the registered document. */
+function anchorRefs(node: unknown, base: string): unknown {
+  if (Array.isArray(node)) return node.map((item) => anchorRefs(item, base));
+  if (typeof node !== 'object' || node === null) return node;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    copy[key] = key === '$ref' && typeof value === 'string' && value.startsWith('#') ? `${base}${value}` : anchorRefs(value, base);
+  }
+  return copy;
+}
+
+/**
+ * Compiles the schemas of one contract with ajv + ajv-formats, each schema once (cached by identity).
+ * The whole document is registered under a private id so that `$ref`s, recursive ones included, resolve.
+ */
+export class SchemaValidators {
+  private readonly ajv: Ajv;
+  private readonly base: string;
+  private readonly cache = new Map<JsonSchema, ValidateFunction>();
+
+  constructor(contract: Contract) {
+    this.ajv = createAjv({ validateSchema: false });
+    this.base = `urn:contract-gate:document:${++documentCounter}`;
+    this.ajv.addSchema({ ...contract.document, $id: this.base }, this.base);
+  }
+
+  validator(schema: JsonSchema): ValidateFunction {
+    let compiled = this.cache.get(schema);
+    if (!compiled) {
+      compiled = this.ajv.compile(typeof schema === 'boolean' ? schema : (anchorRefs(schema, this.base) as object));
+      this.cache.set(schema, compiled);
+    }
+    return compiled;
+  }
+
+  check(schema: JsonSchema, value: unknown): SchemaViolation[] {
+    const validate = this.validator(schema);
+    return validate(value) ? [] : toViolations(validate.errors);
+  }
+
+  /** A reusable check function bound to one schema. */
+  checker(schema: JsonSchema): SchemaCheck {
+    const validate = this.validator(schema);
+    return (value) => (validate(value) ? [] : toViolations(validate.errors));
+  }
+}
+
+export function formatViolation(violation: SchemaViolation): string {
+  const where = violation.instancePath === '' ? '(root)' : violation.instancePath;
+  const extra =
+    violation.keyword === 'additionalProperties'
+      ? ` "${String(violation.params['additionalProperty'])}"`
+      : violation.keyword === 'required'
+        ? ` "${String(violation.params['missingProperty'])}"`
+        : '';
+  return `${where}: ${violation.message}${extra}`;
+}
