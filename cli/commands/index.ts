@@ -1,0 +1,7 @@
+import type { Command } from 'commander';
+
+/** Every command registers itself here; each receives `setExitCode` and never calls process.exit. */
+export function registerCommands(program: Command, setExitCode: (code: number) => void): void {
+  void program;
+  void setExitCode;
+}

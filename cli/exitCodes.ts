@@ -1,0 +1,9 @@
+/** Exit codes are part of the CI contract and documented in the README. */
+export const EXIT = {
+  /** Every check holds or is a known failure in the baseline (or: nothing breaking, for skew). */
+  OK: 0,
+  /** A check failed, a baseline entry is stale (or: a breaking skew finding, a reproduced failure for replay). */
+  FAILED: 1,
+  /** Usage or harness error: bad arguments, target unreachable, contract invalid. */
+  USAGE: 2,
+} as const;
