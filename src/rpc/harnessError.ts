@@ -10,7 +10,8 @@ export type HarnessErrorCode =
   | 'USAGE'
   | 'BASELINE_INVALID'
   | 'REPLAY_FILE_INVALID'
-  | 'EVENT_TIMEOUT';
+  | 'EVENT_TIMEOUT'
+  | 'BINDING_FAILED';
 
 const HARNESS_ERROR_BRAND = Symbol.for('contract-gate/HarnessError');
 

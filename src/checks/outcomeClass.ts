@@ -1,0 +1,30 @@
+import { describeOutcome, outcomeOf, type Exchange } from '../client/exchange.js';
+import type { ContractProfile } from './profile.js';
+
+export type OutcomeClass = 'success' | 'domain-error' | 'contract-rejection' | 'unknown-method' | 'server-error' | 'no-answer' | 'malformed';
+
+/** Sorts an answer into the classes the params checks reason about. */
+export function classifyExchange(exchange: Exchange, profile: ContractProfile): OutcomeClass {
+  const outcome = outcomeOf(exchange);
+  switch (outcome.kind) {
+    case 'result':
+      return 'success';
+    case 'malformed':
+      return 'malformed';
+    case 'failure':
+      return outcome.failure.code === 'UNPARSEABLE_FRAME' ? 'malformed' : 'no-answer';
+    case 'error':
+      if (outcome.code === -32601) return 'unknown-method';
+      if (profile.isContractRejection(outcome.code)) return 'contract-rejection';
+      if (profile.isServerError(outcome.code)) return 'server-error';
+      return profile.isDomainError(outcome.code) ? 'domain-error' : 'server-error';
+  }
+}
+
+export function describeExchange(exchange: Exchange): string {
+  const outcome = outcomeOf(exchange);
+  if (outcome.kind === 'failure' && outcome.failure.closeCode !== undefined) {
+    return `${outcome.failure.message.replace(/^\[[A-Z_]+\] /, '')}`;
+  }
+  return describeOutcome(outcome);
+}

@@ -1,0 +1,70 @@
+import { outcomeOf, type Exchange } from '../client/exchange.js';
+import { classifyExchange, describeExchange } from './outcomeClass.js';
+import type { ContractProfile } from './profile.js';
+import { violation, type Violation } from './violation.js';
+
+/** `params.valid-accepted`: success or a domain error; never a contract rejection, a server error, a drop or silence. */
+export function checkValidAccepted(exchange: Exchange, profile: ContractProfile): Violation[] {
+  const kind = classifyExchange(exchange, profile);
+  if (kind === 'success' || kind === 'domain-error') return [];
+  // A frame with neither result nor error is an envelope fault, judged by envelope.result-xor-error.
+  if (kind === 'malformed' && exchange.response) return [];
+  const reasons: Record<string, string> = {
+    'contract-rejection': 'a contract rejection',
+    'unknown-method': 'an unknown-method error for a declared method',
+    'server-error': 'a server error',
+    'no-answer': 'no answer',
+    malformed: 'an unparseable answer',
+  };
+  const domain = profile.name === 'hermes' ? 'a domain error (4001–4999)' : 'a domain error (a code outside the reserved -32768..-32000 range)';
+  return [
+    violation(
+      'params.valid-accepted',
+      `${exchange.method}: a contract-valid payload got ${reasons[kind] ?? kind}: ${describeExchange(exchange)}; valid input must get a success or ${domain}`,
+      exchange.id,
+    ),
+  ];
+}
+
+/** `params.unknown-key-rejected`: a closed model refuses an unknown key with the profile's code and a message naming its path. */
+export function checkUnknownKeyRejected(exchange: Exchange, dottedPath: string, profile: ContractProfile): Violation[] {
+  const outcome = outcomeOf(exchange);
+  const expected = `expected ${profile.unknownKeyCode} "${profile.unknownKeyMessageExample(exchange.method, dottedPath)}"`;
+  const fail = (what: string): Violation[] => [violation('params.unknown-key-rejected', `${exchange.method}: unknown key at ${dottedPath} under a closed model ${what}; ${expected}`, exchange.id)];
+  if (outcome.kind === 'result') return fail('was accepted (the gateway silently ignores keys its contract forbids)');
+  if (outcome.kind !== 'error') return fail(`got ${describeExchange(exchange)}`);
+  if (outcome.code !== profile.unknownKeyCode) return fail(`was rejected with code ${outcome.code} "${outcome.message}"`);
+  if (!profile.unknownKeyMessageMatches(exchange.method, dottedPath, outcome.message, outcome.data)) {
+    return fail(`was rejected with a message that does not name the path: "${outcome.message}"`);
+  }
+  return [];
+}
+
+/** `params.unknown-key-tolerated`: an open model accepts an unknown key and answers as it does without it. */
+export function checkUnknownKeyTolerated(withKey: Exchange, withoutKey: Exchange, dottedPath: string, profile: ContractProfile): Violation[] {
+  const withClass = classifyExchange(withKey, profile);
+  const withoutClass = classifyExchange(withoutKey, profile);
+  const withOutcome = outcomeOf(withKey);
+  const withoutOutcome = outcomeOf(withoutKey);
+  const sameCode = withOutcome.kind !== 'error' || withoutOutcome.kind !== 'error' || withOutcome.code === withoutOutcome.code;
+  if (withClass === withoutClass && sameCode) return [];
+  return [
+    violation(
+      'params.unknown-key-tolerated',
+      `${withKey.method}: an unknown key at ${dottedPath} under an open model changed the answer: with the key ${describeExchange(withKey)}, without it ${describeExchange(withoutKey)}; open models (additionalProperties: true) must accept extra keys and change nothing`,
+      withKey.id,
+    ),
+  ];
+}
+
+/** `params.invalid-not-accepted`: a contract-invalid payload never gets a success. */
+export function checkInvalidNotAccepted(exchange: Exchange, mutation: string): Violation[] {
+  if (outcomeOf(exchange).kind !== 'result') return [];
+  return [
+    violation(
+      'params.invalid-not-accepted',
+      `${exchange.method}: a contract-invalid payload (${mutation}) got a success; the wire accepts more than the contract says (Hermes' check_params_accepted flags this) — fix the handler or widen the contract`,
+      exchange.id,
+    ),
+  ];
+}
