@@ -1,0 +1,205 @@
+import { expect, test } from '@playwright/test';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const contractsDir = join(repoRoot, 'contracts');
+const CURRENT = 'contracts/hermes/session-lifecycle.openrpc.json';
+const PRE_CWD_EXPLICIT = 'contracts/hermes/session-lifecycle.pre-cwd-explicit.openrpc.json';
+const HOOKS = 'contracts/extensions/session-hooks.openrpc.json';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+function openRpcFiles(dir = contractsDir): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return openRpcFiles(path);
+    return entry.name.endsWith('.openrpc.json') ? [relative(repoRoot, path)] : [];
+  });
+}
+
+function load(path: string): JsonObject {
+  return JSON.parse(readFileSync(join(repoRoot, path), 'utf8')) as JsonObject;
+}
+
+function asObject(value: Json | undefined): JsonObject {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('expected an object');
+  return value;
+}
+
+function schemasOf(document: JsonObject): JsonObject {
+  return asObject(asObject(document['components'])['schemas']);
+}
+
+function resolvePointer(document: Json, pointer: string): Json | undefined {
+  let node: Json | undefined = document;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    if (node === null || typeof node !== 'object') return undefined;
+    node = Array.isArray(node) ? node[Number(key)] : node[key];
+  }
+  return node;
+}
+
+function refsIn(node: Json, path = ''): Array<{ at: string; ref: string }> {
+  if (node === null || typeof node !== 'object') return [];
+  const entries = Array.isArray(node) ? node.map((value, index) => [String(index), value] as const) : Object.entries(node);
+  return entries.flatMap(([key, value]) =>
+    key === '$ref' && typeof value === 'string' ? [{ at: path, ref: value }] : refsIn(value, `${path}/${key}`));
+}
+
+/** JSON pointers where two values differ (a key present on one side only counts as a difference). */
+function deepDiff(a: Json | undefined, b: Json | undefined, path = ''): string[] {
+  const bothObjects = a !== null && b !== null && typeof a === 'object' && typeof b === 'object' && Array.isArray(a) === Array.isArray(b);
+  if (!bothObjects) return JSON.stringify(a) === JSON.stringify(b) ? [] : [path];
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  const pick = (value: Json[] | JsonObject, key: string): Json | undefined =>
+    Array.isArray(value) ? value[Number(key)] : value[key];
+  return [...keys].flatMap((key) => deepDiff(pick(a, key), pick(b, key), `${path}/${key}`));
+}
+
+function openRpcValidator() {
+  const require = createRequire(import.meta.url);
+  const withoutDialect = (moduleName: string): JsonObject => {
+    const loaded = require(moduleName) as { default?: JsonObject } & JsonObject;
+    const schema = { ...(loaded.default ?? loaded) };
+    // Both name a private dialect URL in $schema; their content is draft-07.
+    delete schema['$schema'];
+    return schema;
+  };
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormatsModule.default(ajv);
+  ajv.addSchema(withoutDialect('@json-schema-tools/meta-schema'));
+  // The OpenRPC meta-schema names "https://meta.json-schema.tools" without the trailing slash of that schema's $id.
+  const openRpc = JSON.parse(
+    JSON.stringify(withoutDialect('@open-rpc/meta-schema')).replaceAll('"https://meta.json-schema.tools"', '"https://meta.json-schema.tools/"'),
+  ) as JsonObject;
+  return ajv.compile(openRpc);
+}
+
+test('contracts/ holds the three generated OpenRPC documents', () => {
+  expect(openRpcFiles().sort()).toEqual(expect.arrayContaining([CURRENT, PRE_CWD_EXPLICIT, HOOKS]));
+});
+
+test('every OpenRPC document under contracts/ validates against the OpenRPC meta-schema', () => {
+  const validate = openRpcValidator();
+  for (const path of openRpcFiles()) {
+    validate(load(path));
+    expect(validate.errors ?? [], path).toEqual([]);
+  }
+  // The validator does reject: a method without params is not OpenRPC.
+  expect(validate({ openrpc: '1.3.2', info: { title: 't', version: '1' }, methods: [{ name: 'm' }], 'x-any': 1 })).toBe(false);
+});
+
+test('every $ref in every document resolves inside that document', () => {
+  for (const path of openRpcFiles()) {
+    const document = load(path);
+    const refs = refsIn(document);
+    expect(refs.length, path).toBeGreaterThan(0);
+    const dangling = refs.filter(({ ref }) => !ref.startsWith('#/') || resolvePointer(document, ref.slice(1)) === undefined);
+    expect(dangling, path).toEqual([]);
+  }
+});
+
+test('every components schema compiles with ajv in strict mode', () => {
+  for (const path of openRpcFiles()) {
+    const ajv = new Ajv({ strict: true, allErrors: true });
+    addFormatsModule.default(ajv);
+    ajv.addKeyword('components');
+    const id = `https://contract-gate.invalid/${path}`;
+    ajv.addSchema({ $id: id, components: asObject(load(path)['components']) });
+    const names = Object.keys(schemasOf(load(path)));
+    expect(names.length, path).toBeGreaterThan(0);
+    for (const name of names) {
+      expect(() => ajv.getSchema(`${id}#/components/schemas/${name}`), `${path} ${name}`).not.toThrow();
+    }
+  }
+});
+
+test('the pre-cwd-explicit document differs from the current one only by cwd_explicit and info.version', () => {
+  const current = load(CURRENT);
+  const previous = load(PRE_CWD_EXPLICIT);
+  expect(deepDiff(current, previous).sort()).toEqual(['/components/schemas/SessionCreateParams/properties/cwd_explicit', '/info/version']);
+  expect(asObject(current['info'])['version']).toBe('2');
+  expect(asObject(previous['info'])['version']).toBe('1');
+  expect(asObject(asObject(schemasOf(current)['SessionCreateParams'])['properties'])['cwd_explicit']).toEqual({
+    anyOf: [{ type: 'boolean' }, { type: 'null' }], default: null, title: 'Cwd Explicit',
+  });
+});
+
+test('the session lifecycle documents declare 33 methods whose params and result targets exist', () => {
+  for (const path of [CURRENT, PRE_CWD_EXPLICIT]) {
+    const document = load(path);
+    const methods = document['methods'] as JsonObject[];
+    expect(methods, path).toHaveLength(33);
+    const names = methods.map((entry) => entry['name'] as string);
+    expect(names).toEqual([...names].sort());
+    expect(names).toContain('prompt.submit');
+    const schemas = schemasOf(document);
+    for (const entry of methods) {
+      const params = entry['params'] as JsonObject[];
+      expect(params.map((descriptor) => descriptor['name'])).toEqual(['params']);
+      const targets = [asObject(params[0]?.['schema'])['$ref'], asObject(asObject(entry['result'])['schema'])['$ref']];
+      for (const ref of targets) {
+        expect(typeof ref).toBe('string');
+        expect(schemas[String(ref).replace('#/components/schemas/', '')], `${path} ${String(entry['name'])} ${String(ref)}`).toBeDefined();
+      }
+    }
+  }
+});
+
+test('the session lifecycle documents describe the events their methods emit', () => {
+  const notifications = load(CURRENT)['x-notifications'] as JsonObject[];
+  expect(notifications.map((entry) => entry['name'])).toEqual([
+    'error', 'gateway.ready', 'message.complete', 'message.delta', 'message.start', 'session.info', 'session.resume_progress',
+  ]);
+  const start = notifications.find((entry) => entry['name'] === 'message.start');
+  expect(start?.['params']).toEqual([{ name: 'payload', schema: { type: 'object', additionalProperties: false } }]);
+  expect(load(CURRENT)['x-server-requests']).toEqual([]);
+});
+
+test('documents are written in the Hermes layout: key order, sorted components, ASCII only', () => {
+  for (const path of openRpcFiles()) {
+    const text = readFileSync(join(repoRoot, path), 'utf8');
+    expect(/[^\x00-\x7e]/.test(text), path).toBe(false);
+    const document = JSON.parse(text) as JsonObject;
+    expect(Object.keys(document)).toEqual(['openrpc', 'info', 'methods', 'components', 'x-server-requests', 'x-notifications']);
+    const names = Object.keys(schemasOf(document));
+    expect(names).toEqual([...names].sort());
+    expect(text.startsWith('{\n  "openrpc": "1.3.2",\n  "info": {\n'), path).toBe(true);
+  }
+});
+
+const run = promisify(execFile);
+const GENERATOR = ['tsx', join(repoRoot, 'scripts/genHermesContracts.ts')];
+
+test('the generator --check finds the committed documents current', async () => {
+  const { stdout } = await run('npx', [...GENERATOR, '--check'], { cwd: repoRoot });
+  expect(stdout).toContain('3 contract documents are current');
+});
+
+test('the generator --check exits 1 and names a stale document', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'contract-gate-contracts-'));
+  try {
+    cpSync(contractsDir, join(root, 'contracts'), { recursive: true });
+    const stale = join(root, HOOKS);
+    writeFileSync(stale, readFileSync(stale, 'utf8').replace('"version": "1"', '"version": "0"'));
+    const failure = await run('npx', [...GENERATOR, '--check', '--root', root], { cwd: repoRoot }).then(
+      () => undefined,
+      (error: { code?: number; stderr?: string }) => error,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.stderr).toContain(`${HOOKS} is stale`);
+    expect(failure?.stderr).not.toContain(CURRENT);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
