@@ -1,0 +1,36 @@
+import { spawn } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { HarnessError } from '../src/rpc/harnessError.js';
+
+/**
+ * The Allure 3 command line. The `allure` package's main module runs its CLI on import, so it is started as a
+ * child process (pure Node, no Java) instead of being imported.
+ */
+function allureCli(): string {
+  return join(dirname(createRequire(import.meta.url).resolve('allure')), '..', 'cli.js');
+}
+
+/**
+ * Renders allure-playwright results into a static Allure 3 report (`allure generate <results> --output <dir>`).
+ * An allurerc file in the working directory, if any, configures the report.
+ */
+export async function renderAllureReport(resultsDir: string, outputDir: string): Promise<void> {
+  const results = resolve(resultsDir);
+  const entries = await readdir(results).catch(() => undefined);
+  if (!entries?.some((name) => name.endsWith('-result.json'))) {
+    throw new HarnessError('USAGE', `no Allure results in ${results}: run the suites with the allure-playwright reporter first`);
+  }
+  const output = resolve(outputDir);
+  const stderr: Buffer[] = [];
+  const code = await new Promise<number>((done, fail) => {
+    const child = spawn(process.execPath, [allureCli(), 'generate', results, '--output', output], { stdio: ['ignore', 'inherit', 'pipe'] });
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.on('error', fail);
+    child.on('close', (exitCode) => done(exitCode ?? 1));
+  });
+  if (code !== 0) {
+    throw new Error(`allure generate failed for ${results} (exit code ${code}): ${Buffer.concat(stderr).toString('utf8').trim()}`);
+  }
+}

@@ -1,0 +1,109 @@
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
+import { cellFromTags } from '../src/checks/tags.js';
+import { buildMatrix } from '../src/report/matrixModel.js';
+import type { TestAnnotationRecord, TestRecord } from '../src/report/matrixModel.js';
+import type { Matrix, MatrixRun } from '../src/report/matrixTypes.js';
+import { renderHtml } from '../src/report/renderHtml.js';
+import { renderJson } from '../src/report/renderJson.js';
+import { renderMarkdown } from '../src/report/renderMarkdown.js';
+import { RUN_ENV, runFromEnv } from './runFromEnv.js';
+
+export interface ConformanceMatrixOptions {
+  /** Report folder; wins over CONTRACT_GATE_REPORT_DIR. Relative paths resolve against the working directory. */
+  outputDir?: string;
+  /** Run facts to print instead of reading them from the environment (used by shard merges). */
+  run?: MatrixRun;
+  /** Append the Markdown report to $GITHUB_STEP_SUMMARY when that variable is set. Default true. */
+  githubSummary?: boolean;
+}
+
+export const MATRIX_FILES = { json: 'matrix.json', markdown: 'matrix.md', html: 'matrix.html' } as const;
+
+function annotationsOf(test: TestCase): TestAnnotationRecord[] {
+  const last = test.results.at(-1);
+  // Static annotations live on the test, runtime ones on the result; keep each once, in arrival order.
+  const all = [...test.annotations, ...(last?.annotations ?? [])];
+  const seen = new Set<string>();
+  const kept: TestAnnotationRecord[] = [];
+  for (let i = all.length - 1; i >= 0; i--) {
+    const annotation = all[i];
+    if (!annotation) continue;
+    const key = JSON.stringify([annotation.type, annotation.description ?? null]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    kept.unshift(annotation.description === undefined ? { type: annotation.type } : { type: annotation.type, description: annotation.description });
+  }
+  return kept;
+}
+
+export function testRecord(test: TestCase): TestRecord {
+  const last = test.results.at(-1);
+  const record: TestRecord = {
+    tags: test.tags,
+    outcome: test.outcome(),
+    expectedStatus: test.expectedStatus,
+    annotations: annotationsOf(test),
+    errors: (last?.errors ?? []).map((error) => error.message ?? error.value ?? ''),
+  };
+  if (last) record.status = last.status;
+  return record;
+}
+
+/**
+ * Writes the conformance matrix (matrix.json, matrix.md, matrix.html) at the end of the run. Cells come from the
+ * `@method:`/`@check:` tags, so a cell whose test never ran still shows, as not-run.
+ */
+export default class ConformanceMatrixReporter implements Reporter {
+  private readonly options: ConformanceMatrixOptions;
+  private config: FullConfig | undefined;
+  private cellTests: TestCase[] = [];
+
+  constructor(options: ConformanceMatrixOptions = {}) {
+    this.options = options;
+  }
+
+  printsToStdio(): boolean {
+    return false;
+  }
+
+  onBegin(config: FullConfig, suite: Suite): void {
+    this.config = config;
+    this.cellTests = suite.allTests().filter((test) => cellFromTags(test.tags) !== undefined);
+  }
+
+  async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
+    void result;
+    try {
+      const matrix = this.build();
+      this.write(matrix);
+      return undefined;
+    } catch (error) {
+      // Playwright swallows reporter exceptions; a gate whose matrix is broken must not pass.
+      process.stderr.write(`contract-gate: the conformance matrix could not be written: ${(error as Error).stack ?? String(error)}\n`);
+      return { status: 'failed' };
+    }
+  }
+
+  private build(): Matrix {
+    const run = this.options.run ?? runFromEnv(process.env, this.config?.shard);
+    return buildMatrix(this.cellTests.map(testRecord), run, new Date().toISOString());
+  }
+
+  private outputDir(): string {
+    const dir = this.options.outputDir ?? process.env[RUN_ENV.reportDir] ?? 'contract-gate-report';
+    return resolve(dir);
+  }
+
+  private write(matrix: Matrix): void {
+    const dir = this.outputDir();
+    mkdirSync(dir, { recursive: true });
+    const markdown = renderMarkdown(matrix);
+    writeFileSync(join(dir, MATRIX_FILES.json), renderJson(matrix));
+    writeFileSync(join(dir, MATRIX_FILES.markdown), markdown);
+    writeFileSync(join(dir, MATRIX_FILES.html), renderHtml(matrix));
+    const summaryFile = process.env['GITHUB_STEP_SUMMARY'];
+    if (summaryFile && this.options.githubSummary !== false) appendFileSync(summaryFile, `${markdown}\n`);
+  }
+}

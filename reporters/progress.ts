@@ -1,0 +1,137 @@
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
+import { cellFromTags } from '../src/checks/tags.js';
+import { classifyTest, errorSummary, failsGate, firstLine } from '../src/report/matrixModel.js';
+import type { CellStatus } from '../src/report/matrixTypes.js';
+import { testRecord } from './conformanceMatrix.js';
+
+export interface ProgressOptions {
+  /** Live single line (true) or quiet CI lines (false). Defaults to whether stdout is a terminal. */
+  tty?: boolean;
+  /** Where to print; defaults to process.stdout. */
+  stream?: NodeJS.WritableStream & { columns?: number };
+}
+
+interface Failure {
+  label: string;
+  line: string;
+}
+
+export function formatElapsed(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  if (seconds < 60) return `${(ms / 1000).toFixed(1)}s`;
+  return `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, '0')}s`;
+}
+
+function labelOf(test: TestCase): string {
+  const cell = cellFromTags(test.tags);
+  return cell ? `${cell.method} × ${cell.check}` : test.titlePath().filter(Boolean).join(' › ');
+}
+
+/** onTestEnd fires once per attempt; only the attempt after which nothing is retried counts. */
+function isFinalAttempt(test: TestCase, result: TestResult): boolean {
+  return result.status === 'skipped' || result.status === 'interrupted' || result.status === test.expectedStatus || result.retry >= test.retries;
+}
+
+function errorLine(errors: readonly TestError[], status: CellStatus): string {
+  const message = errorSummary(errors.map((error) => error.message ?? error.value ?? ''));
+  if (status === 'stale') return 'expected to fail (baseline) but passed: remove the baseline entry';
+  return message ?? 'failed';
+}
+
+/**
+ * Terminal progress. On a TTY: one line redrawn in place (checks done/total, failures, elapsed) and the failures
+ * listed at the end. Elsewhere (CI logs): one line per failure, one line per ~10% of progress, the final counts.
+ */
+export default class ProgressReporter implements Reporter {
+  private readonly stream: NodeJS.WritableStream & { columns?: number };
+  private readonly tty: boolean;
+  private total = 0;
+  private done = 0;
+  private started = Date.now();
+  private lastDecile = 0;
+  private readonly counts = new Map<CellStatus, number>();
+  private readonly failures: Failure[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(options: ProgressOptions = {}) {
+    this.stream = options.stream ?? process.stdout;
+    this.tty = options.tty ?? process.stdout.isTTY === true;
+  }
+
+  printsToStdio(): boolean {
+    return true;
+  }
+
+  onBegin(config: FullConfig, suite: Suite): void {
+    void config;
+    this.total = suite.allTests().length;
+    this.started = Date.now();
+    if (this.tty) {
+      this.timer = setInterval(() => this.redraw(), 1000);
+      this.timer.unref();
+      this.redraw();
+    } else {
+      this.print(`contract-gate: running ${this.total} checks`);
+    }
+  }
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    if (!isFinalAttempt(test, result)) return;
+    this.done++;
+    const { status } = classifyTest(testRecord(test));
+    this.counts.set(status, (this.counts.get(status) ?? 0) + 1);
+    if (failsGate(status)) {
+      const failure = { label: labelOf(test), line: errorLine(result.errors, status) };
+      this.failures.push(failure);
+      if (!this.tty) this.print(`${status === 'stale' ? 'STALE' : 'FAIL'} ${failure.label}: ${failure.line}`);
+    }
+    if (this.tty) return this.redraw();
+    const decile = this.total ? Math.floor((10 * this.done) / this.total) : 10;
+    if (decile > this.lastDecile && this.done < this.total) {
+      this.lastDecile = decile;
+      this.print(`progress ${decile * 10}%: ${this.done}/${this.total} checks, ${this.failures.length} failing, ${formatElapsed(Date.now() - this.started)}`);
+    }
+  }
+
+  onError(error: TestError): void {
+    this.print(`error: ${firstLine(error.message ?? error.value ?? 'unknown error')}`);
+  }
+
+  onEnd(result: FullResult): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    if (this.tty) {
+      this.stream.write('\r\x1b[2K');
+      if (this.failures.length) {
+        this.stream.write(`Failures (${this.failures.length}):\n`);
+        for (const failure of this.failures) this.stream.write(`  ✗ ${failure.label}\n      ${failure.line}\n`);
+      }
+    }
+    this.print(this.finalLine(result));
+  }
+
+  private finalLine(result: FullResult): string {
+    const count = (status: CellStatus): number => this.counts.get(status) ?? 0;
+    const parts = [
+      `${count('pass')} passed`,
+      `${count('fail')} failed`,
+      ...(count('stale') ? [`${count('stale')} stale baseline`] : []),
+      ...(count('known-fail') ? [`${count('known-fail')} known`] : []),
+      ...(count('n/a') ? [`${count('n/a')} n/a`] : []),
+      ...(this.total > this.done ? [`${this.total - this.done} did not run`] : []),
+    ];
+    return `contract-gate: ${this.total} checks in ${formatElapsed(Date.now() - this.started)}: ${parts.join(', ')} (${result.status})`;
+  }
+
+  private redraw(): void {
+    const line = `contract-gate  ${this.done}/${this.total} checks · ${this.failures.length} failing · ${formatElapsed(Date.now() - this.started)}`;
+    const width = this.stream.columns ?? 120;
+    this.stream.write(`\r\x1b[2K${line.length > width - 1 ? line.slice(0, width - 1) : line}`);
+  }
+
+  private print(line: string): void {
+    // On a TTY the live line is cleared first so that a message never lands in the middle of it.
+    this.stream.write(`${this.tty ? '\r\x1b[2K' : ''}${line}\n`);
+    if (this.tty && this.timer) this.redraw();
+  }
+}

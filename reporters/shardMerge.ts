@@ -1,0 +1,132 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { basename, extname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { MatrixRun } from '../src/report/matrixTypes.js';
+import { parseMatrixJson } from '../src/report/renderJson.js';
+import { HarnessError } from '../src/rpc/harnessError.js';
+import type { ConformanceMatrixOptions } from './conformanceMatrix.js';
+import { MATRIX_FILES } from './conformanceMatrix.js';
+import { runFromEnv } from './runFromEnv.js';
+
+export interface MergeShardsOptions {
+  /**
+   * Where the tests live in this checkout; merged test locations are resolved against it. Defaults to the working
+   * directory. Playwright refuses to merge shards recorded under different roots unless a root is given.
+   */
+  testDir?: string;
+}
+
+const MAX_DEPTH = 4;
+/** Folder of the merged report that keeps the shards' attachments (Playwright puts them under `resources/`). */
+export const ATTACHMENTS_DIR = 'attachments';
+
+async function keepOnlyAttachments(folder: string): Promise<void> {
+  const entries = await readdir(folder).catch(() => [] as string[]);
+  await Promise.all(entries.filter((name) => name !== 'resources').map((name) => rm(join(folder, name), { recursive: true, force: true })));
+  if ((await readdir(folder).catch(() => ['?'])).length === 0) await rm(folder, { recursive: true, force: true });
+}
+
+async function findFiles(dir: string, accept: (name: string) => boolean, depth = 0): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory() && depth < MAX_DEPTH) found.push(...(await findFiles(path, accept, depth + 1)));
+    else if (entry.isFile() && accept(entry.name)) found.push(path);
+  }
+  return found.sort();
+}
+
+function sameRun(a: MatrixRun, b: MatrixRun): string | undefined {
+  if (a.target !== b.target) return `targets differ (${a.target} / ${b.target})`;
+  if (a.seed !== b.seed) return `seeds differ (${a.seed} / ${b.seed}): run every shard with the same seed`;
+  const contracts = (run: MatrixRun): string => run.contracts.map((c) => `${c.title} ${c.version}`).join(', ');
+  if (contracts(a) !== contracts(b)) return `contracts differ (${contracts(a)} / ${contracts(b)})`;
+  return undefined;
+}
+
+/** The run facts recorded by each shard's own matrix.json; every shard must describe the same run. */
+async function runOfShards(blobDirs: readonly string[]): Promise<MatrixRun> {
+  let run: MatrixRun | undefined;
+  let from = '';
+  for (const dir of blobDirs) {
+    for (const path of await findFiles(dir, (name) => name === MATRIX_FILES.json)) {
+      const { target, contracts, seed } = parseMatrixJson(await readFile(path, 'utf8'), path);
+      const shardRun: MatrixRun = { target, contracts, seed };
+      const mismatch = run && sameRun(run, shardRun);
+      if (mismatch) throw new HarnessError('USAGE', `cannot merge ${from} and ${path}: ${mismatch}`);
+      run ??= shardRun;
+      from ||= path;
+    }
+  }
+  if (run) return run;
+  const { target, contracts, seed } = runFromEnv(process.env);
+  return { target, contracts, seed };
+}
+
+function runPlaywright(args: string[]): Promise<number> {
+  const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [cli, ...args], { stdio: 'inherit' });
+    child.on('error', fail);
+    child.on('close', (code) => done(code ?? 1));
+  });
+}
+
+function matrixReporterPath(): string {
+  const self = fileURLToPath(import.meta.url);
+  return fileURLToPath(new URL(`./conformanceMatrix${extname(self)}`, import.meta.url));
+}
+
+/**
+ * Merges the blob reports of a sharded run (one folder per shard, each holding the shard's `*.zip` blob and its
+ * partial matrix.json) into one report folder: matrix.json/.md/.html and junit.xml.
+ * Exit codes follow the CLI: 0 every check holds, 1 a check failed or a baseline entry is stale, 2 the merge failed.
+ */
+export async function mergeShards(blobDirs: string[], reportDir: string, options: MergeShardsOptions = {}): Promise<{ exitCode: number }> {
+  if (blobDirs.length === 0) throw new HarnessError('USAGE', 'merge needs at least one blob folder (e.g. contract-gate merge blob-*/)');
+  const dirs = blobDirs.map((dir) => resolve(dir));
+  for (const dir of dirs) {
+    if (!(await stat(dir).catch(() => undefined))?.isDirectory()) throw new HarnessError('USAGE', `blob folder ${dir} does not exist or is not a folder`);
+  }
+  const blobs = (await Promise.all(dirs.map((dir) => findFiles(dir, (name) => name.endsWith('.zip'))))).flat();
+  if (blobs.length === 0) {
+    throw new HarnessError('USAGE', `no blob report (*.zip) in ${dirs.join(', ')}: run each shard with --shard i/n so it writes one`);
+  }
+  const run = await runOfShards(dirs);
+  const output = resolve(reportDir);
+  const work = await mkdtemp(join(tmpdir(), 'contract-gate-merge-'));
+  // merge-reports reads one folder and unpacks the attachments into it, so the blobs are copied under unique
+  // names into a folder of the report: the attachments junit.xml links to then ship with the report.
+  const blobFolder = join(output, ATTACHMENTS_DIR);
+  try {
+    await rm(blobFolder, { recursive: true, force: true });
+    await mkdir(blobFolder, { recursive: true });
+    await Promise.all(blobs.map((blob, index) => copyFile(blob, join(blobFolder, `${String(index).padStart(3, '0')}-${basename(blob)}`))));
+    const matrixOptions: ConformanceMatrixOptions = { outputDir: output, run };
+    const config = {
+      testDir: resolve(options.testDir ?? process.cwd()),
+      reporter: [
+        [matrixReporterPath(), matrixOptions],
+        ['junit', { outputFile: join(output, 'junit.xml') }],
+      ],
+    };
+    const configFile = join(work, 'merge.config.mjs');
+    await writeFile(configFile, `export default ${JSON.stringify(config, null, 2)};\n`);
+    await rm(join(output, MATRIX_FILES.json), { force: true });
+    const code = await runPlaywright(['merge-reports', '--config', configFile, blobFolder]);
+    const matrixFile = join(output, MATRIX_FILES.json);
+    if (code !== 0 || !existsSync(matrixFile)) {
+      process.stderr.write(`contract-gate merge: playwright merge-reports failed (exit code ${code}); no merged matrix in ${output}\n`);
+      return { exitCode: 2 };
+    }
+    const matrix = parseMatrixJson(await readFile(matrixFile, 'utf8'), matrixFile);
+    return { exitCode: matrix.verdict === 'pass' ? 0 : 1 };
+  } finally {
+    await rm(work, { recursive: true, force: true });
+    await keepOnlyAttachments(blobFolder);
+  }
+}

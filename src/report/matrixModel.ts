@@ -1,0 +1,229 @@
+import { CHECKS } from '../checks/checkCatalogue.js';
+import { ANNOTATION, cellFromTags } from '../checks/tags.js';
+import type { CellStatus, Matrix, MatrixCell, MatrixCoverage, MatrixRun, MatrixSummary } from './matrixTypes.js';
+
+export type TestOutcome = 'skipped' | 'expected' | 'unexpected' | 'flaky';
+export type TestRunStatus = 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted';
+
+export interface TestAnnotationRecord {
+  type: string;
+  description?: string;
+}
+
+/** One test as the runner saw it at the end of the run, copied out of Playwright's objects. */
+export interface TestRecord {
+  tags: readonly string[];
+  /** `test.outcome()`, which already folds retries into one answer. */
+  outcome: TestOutcome;
+  expectedStatus: TestRunStatus;
+  /** Static and runtime annotations; when a type repeats, the last one counts. */
+  annotations: readonly TestAnnotationRecord[];
+  /** Error messages of the final attempt. */
+  errors: readonly string[];
+  /** Status of the final attempt; absent when the test never ran. */
+  status?: TestRunStatus;
+}
+
+export interface TestVerdict {
+  status: CellStatus;
+  detail?: string;
+  transcript?: string;
+  replay?: string;
+}
+
+/**
+ * Severity used when several tests share a cell; the highest wins.
+ * - stale and fail fail the gate. stale ranks first because a stale entry is what would hide this cell's
+ *   failures on the next run: the baseline must be fixed before the cell can report honestly.
+ * - not-run is next: a gap means "unknown", which must never be covered by a known failure or a pass.
+ * - known-fail is a real, accepted defect, so it outranks pass.
+ * - n/a ranks last: "nothing to check here" says less than any result.
+ */
+const SEVERITY: Record<CellStatus, number> = { stale: 5, fail: 4, 'not-run': 3, 'known-fail': 2, pass: 1, 'n/a': 0 };
+
+export function statusSeverity(status: CellStatus): number {
+  return SEVERITY[status];
+}
+
+export function worseStatus(a: CellStatus, b: CellStatus): CellStatus {
+  return SEVERITY[b] > SEVERITY[a] ? b : a;
+}
+
+export function failsGate(status: CellStatus): boolean {
+  return status === 'fail' || status === 'stale';
+}
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+const MAX_DETAIL = 300;
+
+/** First non-empty line of a message, without terminal colours, capped for one table cell. */
+export function firstLine(text: string): string {
+  const line = text.replace(ANSI, '').split('\n').map((part) => part.trim()).find((part) => part.length > 0) ?? '';
+  return line.length > MAX_DETAIL ? `${line.slice(0, MAX_DETAIL - 1)}…` : line;
+}
+
+function note(record: TestRecord, type: string): string | undefined {
+  for (let i = record.annotations.length - 1; i >= 0; i--) {
+    const annotation = record.annotations[i];
+    if (annotation?.type === type) return annotation.description?.trim() || undefined;
+  }
+  return undefined;
+}
+
+function hasNote(record: TestRecord, type: string): boolean {
+  return record.annotations.some((annotation) => annotation.type === type);
+}
+
+function join(...parts: Array<string | undefined>): string | undefined {
+  const kept = parts.filter((part): part is string => !!part);
+  return kept.length ? kept.join(' · ') : undefined;
+}
+
+/** First meaningful line of a list of error messages, without the generic `Error: ` prefix. */
+export function errorSummary(messages: readonly string[]): string | undefined {
+  return messages.map((message) => firstLine(message).replace(/^Error:\s*/, '')).find((line) => line.length > 0);
+}
+
+function errorLine(record: TestRecord): string | undefined {
+  const first = errorSummary(record.errors);
+  if (first) return first;
+  return record.status === 'timedOut' ? 'timed out' : undefined;
+}
+
+function classify(record: TestRecord): { status: CellStatus; detail?: string } {
+  const detail = note(record, ANNOTATION.detail);
+  const baselineReason = note(record, ANNOTATION.baseline) ?? note(record, 'fail');
+  const skipReason = note(record, ANNOTATION.notApplicable) ?? note(record, 'skip') ?? note(record, 'fixme');
+  if (record.status === undefined) {
+    // A statically skipped test is known to be n/a even if the runner never reported it.
+    if (record.expectedStatus === 'skipped') return { status: 'n/a', detail: skipReason ?? 'skipped' };
+    return { status: 'not-run', detail: 'the test did not run' };
+  }
+  if (record.status === 'interrupted') return { status: 'not-run', detail: 'interrupted before it finished' };
+  const expectsFailure = record.expectedStatus === 'failed';
+  switch (record.outcome) {
+    case 'skipped':
+      return { status: 'n/a', detail: skipReason ?? 'skipped' };
+    case 'expected':
+      if (expectsFailure) return { status: 'known-fail', detail: join(baselineReason ?? 'expected failure', detail ?? errorLine(record)) };
+      if (hasNote(record, ANNOTATION.notApplicable)) return { status: 'n/a', detail: skipReason };
+      return { status: 'pass', detail };
+    case 'unexpected':
+      if (expectsFailure) {
+        return {
+          status: 'stale',
+          detail: join('baseline entry passes now: remove it from the baseline', baselineReason && `reason was: ${baselineReason}`),
+        };
+      }
+      return { status: 'fail', detail: detail ?? errorLine(record) ?? 'failed' };
+    case 'flaky':
+      // A baselined check that failed only on some attempts is still a known failure: removing the entry
+      // would turn it into a flaky gate failure, so it must not be reported as passing.
+      if (expectsFailure) return { status: 'known-fail', detail: join(baselineReason, 'flaky: passed on one attempt') };
+      return { status: 'pass', detail: join('flaky: passed on retry', detail) };
+  }
+}
+
+/** Maps one test to its cell state; annotations supply the detail, transcript and replay links. */
+export function classifyTest(record: TestRecord): TestVerdict {
+  const verdict: TestVerdict = classify(record);
+  const transcript = note(record, ANNOTATION.transcriptFile);
+  const replay = note(record, ANNOTATION.replayFile);
+  if (transcript) verdict.transcript = transcript;
+  if (replay) verdict.replay = replay;
+  if (verdict.detail === undefined) delete verdict.detail;
+  return verdict;
+}
+
+const CHECK_ORDER = new Map<string, number>(CHECKS.map((check, index) => [check.id, index]));
+
+function compareCells(a: MatrixCell, b: MatrixCell): number {
+  if (a.method !== b.method) return a.method < b.method ? -1 : 1;
+  const orderA = CHECK_ORDER.get(a.check) ?? CHECK_ORDER.size;
+  const orderB = CHECK_ORDER.get(b.check) ?? CHECK_ORDER.size;
+  if (orderA !== orderB) return orderA - orderB;
+  return a.check < b.check ? -1 : a.check > b.check ? 1 : 0;
+}
+
+/** Column order used by every renderer: catalogue order, then unknown ids alphabetically. */
+export function sortChecks(checks: Iterable<string>): string[] {
+  return [...new Set(checks)].sort((a, b) => compareCells({ method: '', check: a, status: 'pass' }, { method: '', check: b, status: 'pass' }));
+}
+
+interface CellAccumulator {
+  cell: MatrixCell;
+  worstCount: number;
+}
+
+function mergeIntoCell(acc: CellAccumulator, verdict: TestVerdict): void {
+  const current = acc.cell.status;
+  if (SEVERITY[verdict.status] > SEVERITY[current]) {
+    acc.cell = { method: acc.cell.method, check: acc.cell.check, ...verdict };
+    acc.worstCount = 1;
+    return;
+  }
+  if (verdict.status !== current) return;
+  acc.worstCount++;
+  for (const field of ['detail', 'transcript', 'replay'] as const) {
+    const value = verdict[field];
+    if (acc.cell[field] === undefined && value !== undefined) acc.cell[field] = value;
+  }
+}
+
+export const PARAMS_VALID_ACCEPTED = 'params.valid-accepted';
+
+function coverageOf(cells: readonly MatrixCell[], records: readonly TestRecord[]): MatrixCoverage {
+  const subjects = new Set(cells.filter((cell) => cell.check === PARAMS_VALID_ACCEPTED).map((cell) => cell.method));
+  const reached = new Set<string>();
+  for (const record of records) {
+    for (const annotation of record.annotations) {
+      if (annotation.type !== ANNOTATION.reached) continue;
+      for (const name of (annotation.description ?? '').split(',')) {
+        const trimmed = name.trim();
+        if (subjects.has(trimmed)) reached.add(trimmed);
+      }
+    }
+  }
+  const sorted = (values: Iterable<string>): string[] => [...values].sort();
+  return { methods: subjects.size, reached: sorted(reached), unreached: sorted([...subjects].filter((name) => !reached.has(name))) };
+}
+
+export function summarize(cells: readonly MatrixCell[]): MatrixSummary {
+  const summary: MatrixSummary = { pass: 0, fail: 0, knownFail: 0, stale: 0, na: 0, notRun: 0 };
+  const key: Record<CellStatus, keyof MatrixSummary> = { pass: 'pass', fail: 'fail', 'known-fail': 'knownFail', stale: 'stale', 'n/a': 'na', 'not-run': 'notRun' };
+  for (const cell of cells) summary[key[cell.status]]++;
+  return summary;
+}
+
+/** Builds the matrix from every test of the run. Tests without `@method:`/`@check:` tags are ignored. */
+export function buildMatrix(records: readonly TestRecord[], run: MatrixRun, generatedAt: string): Matrix {
+  const byCell = new Map<string, CellAccumulator>();
+  for (const record of records) {
+    const key = cellFromTags(record.tags);
+    if (!key) continue;
+    const verdict = classifyTest(record);
+    const id = JSON.stringify([key.method, key.check]);
+    const acc = byCell.get(id);
+    if (acc) mergeIntoCell(acc, verdict);
+    else byCell.set(id, { cell: { method: key.method, check: key.check, ...verdict }, worstCount: 1 });
+  }
+  const cells = [...byCell.values()].map(({ cell, worstCount }) => {
+    if (worstCount > 1 && cell.status !== 'pass' && cell.status !== 'n/a') cell.detail = join(cell.detail, `${worstCount} tests`);
+    return cell;
+  });
+  cells.sort(compareCells);
+  const summary = summarize(cells);
+  const matrix: Matrix = {
+    target: run.target,
+    contracts: run.contracts.map((contract) => ({ ...contract })),
+    seed: run.seed,
+    generatedAt,
+    verdict: cells.some((cell) => failsGate(cell.status)) ? 'fail' : 'pass',
+    summary,
+    cells,
+    coverage: coverageOf(cells, records),
+  };
+  if (run.shard !== undefined) matrix.shard = run.shard;
+  return matrix;
+}

@@ -1,0 +1,67 @@
+/**
+ * The conformance matrix as written to `matrix.json`. The format is public: CI scripts and dashboards read it.
+ * Add fields only as optional ones; never rename.
+ */
+export type CellStatus = 'pass' | 'fail' | 'known-fail' | 'stale' | 'n/a' | 'not-run';
+
+export const CELL_STATUSES: readonly CellStatus[] = ['pass', 'fail', 'known-fail', 'stale', 'n/a', 'not-run'];
+
+export interface MatrixCell {
+  /** The subject: a contract method, an event name or a scenario name (the `@method:` tag). */
+  method: string;
+  /** A check id from the catalogue (the `@check:` tag). */
+  check: string;
+  status: CellStatus;
+  /** One line that says why (error, baseline reason, n/a reason, flaky note). */
+  detail?: string;
+  /** Transcript file, relative to the report folder. */
+  transcript?: string;
+  /** Replay file, relative to the report folder; `npx contract-gate replay <file>` reproduces the failure. */
+  replay?: string;
+}
+
+export interface MatrixContract {
+  title: string;
+  version: string;
+  path: string;
+}
+
+export interface MatrixSummary {
+  pass: number;
+  fail: number;
+  knownFail: number;
+  stale: number;
+  na: number;
+  notRun: number;
+}
+
+export interface MatrixCoverage {
+  /** Distinct subjects that have a `params.valid-accepted` cell. */
+  methods: number;
+  /** Those of them that answered at least one success, sorted. */
+  reached: string[];
+  /** The others, sorted. */
+  unreached: string[];
+}
+
+/** What the run was pointed at; the same for every shard of one run. */
+export interface MatrixRun {
+  /** The target as displayed, with any token already redacted. */
+  target: string;
+  contracts: MatrixContract[];
+  /** The fuzzing seed, or null when the run did not set one. */
+  seed: number | null;
+  /** "i/n" when the matrix covers one shard only. */
+  shard?: string;
+}
+
+export interface Matrix extends MatrixRun {
+  /** ISO 8601 time at which the matrix was built. */
+  generatedAt: string;
+  /** `fail` iff at least one cell is `fail` or `stale`. */
+  verdict: 'pass' | 'fail';
+  summary: MatrixSummary;
+  /** Sorted by subject, then by the check's position in the catalogue. */
+  cells: MatrixCell[];
+  coverage: MatrixCoverage;
+}

@@ -1,0 +1,21 @@
+import { defineConfig } from '@playwright/test';
+import type { ReporterDescription } from '@playwright/test';
+
+// Runs the tiny specs of this folder through the conformance-matrix reporter (for the reporter's own tests).
+// FIXTURE_BLOB_DIR adds a blob report, as a sharded CI run would; FIXTURE_ALLURE_DIR adds allure-playwright.
+const blobDir = process.env['FIXTURE_BLOB_DIR'];
+const allureDir = process.env['FIXTURE_ALLURE_DIR'];
+const reporter: ReporterDescription[] = [['../../reporters/conformanceMatrix.ts']];
+if (blobDir) reporter.push(['blob', { outputDir: blobDir }]);
+if (allureDir) reporter.push(['allure-playwright', { resultsDir: allureDir }]);
+if (process.env['FIXTURE_PROGRESS']) reporter.push(['../../reporters/progress.ts']);
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '*.spec.ts',
+  fullyParallel: true,
+  retries: 1,
+  workers: 2,
+  timeout: 10_000,
+  reporter,
+});
