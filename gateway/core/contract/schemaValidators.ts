@@ -1,0 +1,115 @@
+import { Ajv, type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv';
+import * as formatsModule from 'ajv-formats';
+import type { ContractSet, SchemaAt } from './contractSet.js';
+import { unescapeSegment } from './jsonPointer.js';
+
+type FormatsPlugin = (ajv: Ajv) => Ajv;
+const formats = formatsModule as unknown as { default: FormatsPlugin | { default: FormatsPlugin } };
+const addFormats: FormatsPlugin = typeof formats.default === 'function' ? formats.default : formats.default.default;
+
+/** The first reason a value does not satisfy a schema, located Pydantic-style. */
+export interface SchemaIssue {
+  readonly path: readonly string[];
+  readonly keyword: string;
+  readonly reason: string;
+}
+
+const TYPE_REASONS: Record<string, string> = {
+  integer: 'Input should be a valid integer',
+  number: 'Input should be a valid number',
+  string: 'Input should be a valid string',
+  boolean: 'Input should be a valid boolean',
+  array: 'Input should be a valid list',
+  object: 'Input should be a valid dictionary',
+  null: 'Input should be None',
+};
+
+function quoteList(values: readonly unknown[]): string {
+  const quoted = values.map((value) => (typeof value === 'string' ? `'${value}'` : JSON.stringify(value)));
+  return quoted.length <= 1 ? (quoted[0] ?? '') : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
+}
+
+function reasonOf(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return 'Field required';
+    case 'additionalProperties':
+      return 'Extra inputs are not permitted';
+    case 'type': {
+      const first = String(params['type']).split(',')[0] ?? '';
+      return TYPE_REASONS[first] ?? `Input should be of type ${String(params['type'])}`;
+    }
+    case 'enum':
+      return `Input should be ${quoteList((params['allowedValues'] as unknown[]) ?? [])}`;
+    case 'const':
+      return `Input should be ${quoteList([params['allowedValue']])}`;
+    case 'minLength':
+      return `String should have at least ${String(params['limit'])} character${params['limit'] === 1 ? '' : 's'}`;
+    case 'maxLength':
+      return `String should have at most ${String(params['limit'])} characters`;
+    default:
+      return error.message ?? `fails the ${error.keyword} rule`;
+  }
+}
+
+function issueOf(errors: readonly ErrorObject[]): SchemaIssue {
+  // For anyOf/oneOf, ajv lists the branch errors before the combinator error: the first branch error reads best.
+  const error = errors.find((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf') ?? errors[0];
+  if (!error) return { path: [], keyword: 'unknown', reason: 'invalid' };
+  const path = error.instancePath === '' ? [] : error.instancePath.slice(1).split('/').map(unescapeSegment);
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'required' && typeof params['missingProperty'] === 'string') path.push(params['missingProperty']);
+  if (error.keyword === 'additionalProperties' && typeof params['additionalProperty'] === 'string') {
+    path.push(params['additionalProperty']);
+  }
+  return { path, keyword: error.keyword, reason: reasonOf(error) };
+}
+
+/**
+ * The gateway's own ajv instance. Each document is registered whole under its URI, and a schema is compiled by
+ * reference to its location, so `$ref`s (cyclic ones included) resolve exactly as the document wrote them.
+ */
+export class SchemaValidators {
+  private readonly ajv: Ajv;
+  private readonly cache = new Map<string, ValidateFunction | null>();
+
+  constructor(
+    contracts: ContractSet,
+    private readonly log: (line: string) => void,
+  ) {
+    // strict off: OpenRPC documents carry vendor keywords (x-…, examples) that are not JSON Schema.
+    this.ajv = new Ajv({ strict: false, allErrors: false, logger: false, validateSchema: false });
+    addFormats(this.ajv);
+    for (const document of contracts.documents) {
+      try {
+        this.ajv.addSchema(document.json as AnySchema, document.uri);
+      } catch (error) {
+        this.log(`contract ${document.path}: not every schema could be registered (${(error as Error).message})`);
+      }
+    }
+  }
+
+  private compiled(at: SchemaAt): ValidateFunction | null {
+    const key = `${at.document.index}#${at.pointer}`;
+    let validate = this.cache.get(key);
+    if (validate === undefined) {
+      const fragment = at.pointer.split('/').map(encodeURIComponent).join('/');
+      try {
+        validate = this.ajv.compile({ $ref: `${at.document.uri}#${fragment}` });
+      } catch (error) {
+        this.log(`contract ${at.document.path} at ${at.pointer}: schema not compilable, values are not checked (${(error as Error).message})`);
+        validate = null;
+      }
+      this.cache.set(key, validate);
+    }
+    return validate;
+  }
+
+  /** Undefined when the value satisfies the schema (or the schema could not be compiled). */
+  check(at: SchemaAt, value: unknown): SchemaIssue | undefined {
+    const validate = this.compiled(at);
+    if (!validate || validate(value)) return undefined;
+    return issueOf(validate.errors ?? []);
+  }
+}

@@ -1,0 +1,117 @@
+import type { GatewayConnection } from './gatewayConnection.js';
+import type { GatewayRuntime } from './gatewayRuntime.js';
+import type { HandlerContext, HandlerTable } from './handlers/handlerTypes.js';
+import type { ParamsAdmission } from './paramsAdmission.js';
+import type { SchemaResponder } from './schemaResponder.js';
+import { ErrorCode, GatewayError, OUT_OF_SYNC_SUFFIX } from './wireErrors.js';
+
+type RequestId = string | number | null;
+
+interface Answer {
+  readonly frame: Record<string, unknown>;
+  readonly method?: string;
+}
+
+const PARSE_ERROR_FRAME = { jsonrpc: '2.0', error: { code: ErrorCode.PARSE_ERROR, message: 'parse error' }, id: null };
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const ok = (id: RequestId, result: unknown): Record<string, unknown> => ({ jsonrpc: '2.0', id, result });
+const err = (id: RequestId, code: number, message: string): Record<string, unknown> => ({ jsonrpc: '2.0', id, error: { code, message } });
+
+/**
+ * The admission order of spec §2.3: responses to server requests are dropped silently, then an unknown method
+ * answers -32601, then the unknown-key check (4000 / -32602), then the contract check, then the handler (or the
+ * schema-driven responder when the method has no Hermes handler). A crashing handler answers -32603.
+ */
+export class Dispatcher {
+  constructor(
+    private readonly rt: GatewayRuntime,
+    private readonly admission: ParamsAdmission,
+    private readonly responder: SchemaResponder,
+    private readonly handlers: HandlerTable,
+  ) {}
+
+  /** One text frame: one JSON value, surrounding whitespace (a trailing newline) tolerated, empty frames ignored. */
+  async receive(connection: GatewayConnection, text: string): Promise<void> {
+    const trimmed = text.trim();
+    if (trimmed === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(trimmed);
+    } catch {
+      this.parseError(connection);
+      return;
+    }
+    await this.handle(connection, value);
+  }
+
+  parseError(connection: GatewayConnection): void {
+    this.rt.funnel.send(connection, { kind: 'response', frame: { ...PARSE_ERROR_FRAME, error: { ...PARSE_ERROR_FRAME.error } } });
+  }
+
+  async handle(connection: GatewayConnection, value: unknown): Promise<void> {
+    const after: Array<() => void> = [];
+    let answer: Answer | undefined;
+    try {
+      answer = await this.answer(connection, value, after);
+    } catch (error) {
+      this.rt.log(`dispatch failed: ${(error as Error).stack ?? String(error)}`);
+      return;
+    }
+    if (answer) this.rt.funnel.send(connection, { kind: 'response', frame: answer.frame, ...(answer.method ? { method: answer.method } : {}) });
+    for (const task of after) {
+      try {
+        task();
+      } catch (error) {
+        this.rt.log(`post-reply task failed: ${(error as Error).stack ?? String(error)}`);
+      }
+    }
+  }
+
+  private async answer(connection: GatewayConnection, value: unknown, after: Array<() => void>): Promise<Answer | undefined> {
+    // The real gateway's answer to a malformed envelope is not documented (spec §8.4): this one answers
+    // -32600 "invalid request", echoing the id when it is a valid JSON-RPC id, else null.
+    if (!isPlainObject(value)) return { frame: err(null, ErrorCode.INVALID_REQUEST, 'invalid request') };
+    if (!('method' in value) && 'id' in value && ('result' in value || 'error' in value)) return undefined;
+    const hasId = 'id' in value;
+    const rawId = value['id'];
+    const idValid = rawId === null || typeof rawId === 'string' || (typeof rawId === 'number' && Number.isFinite(rawId));
+    if (hasId && !idValid) return { frame: err(null, ErrorCode.INVALID_REQUEST, 'invalid request') };
+    const id = hasId ? (rawId as RequestId) : null;
+    const method = value['method'];
+    if (value['jsonrpc'] !== '2.0' || typeof method !== 'string') return { frame: err(id, ErrorCode.INVALID_REQUEST, 'invalid request') };
+    const frame = await this.call(connection, method, value['params'], id, after);
+    // A request without an id is a notification: it runs, and nothing is sent back.
+    return hasId ? { frame, method } : undefined;
+  }
+
+  private async call(connection: GatewayConnection, method: string, rawParams: unknown, id: RequestId, after: Array<() => void>): Promise<Record<string, unknown>> {
+    if (method === 'gateway.ping') return ok(id, { ok: true });
+    const contract = this.rt.contracts.methods.get(method);
+    if (!contract) {
+      const suffix = this.rt.settings.legacyMessages ? '' : OUT_OF_SYNC_SUFFIX;
+      return err(id, ErrorCode.METHOD_NOT_FOUND, `unknown method: ${method}${suffix}`);
+    }
+    const admitted = this.admission.admit(contract, rawParams);
+    if (!admitted.ok) return err(id, admitted.error.code, admitted.error.message);
+    const handler = this.handlers[method];
+    const pending: Array<() => void> = [];
+    const context: HandlerContext = { method, connection, afterReply: (task) => pending.push(task) };
+    let result: unknown;
+    try {
+      result = handler ? await handler(admitted.params, context) : this.responder.respond(contract);
+    } catch (error) {
+      if (error instanceof GatewayError) return err(id, error.code, error.message);
+      this.rt.log(`handler ${method} crashed: ${(error as Error).stack ?? String(error)}`);
+      return err(id, ErrorCode.INTERNAL_ERROR, 'internal error');
+    }
+    if (result === undefined) result = null;
+    const violation = this.rt.checker.checkResult(contract, result);
+    if (violation && this.rt.checker.raisesOnResult) return err(id, ErrorCode.INTERNAL_ERROR, 'internal error');
+    after.push(...pending);
+    return ok(id, result);
+  }
+}

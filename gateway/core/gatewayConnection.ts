@@ -1,0 +1,17 @@
+/** What a transport gives the core: a way to send one text frame and to close. */
+export interface TransportLink {
+  readonly kind: 'ws' | 'http' | 'memory';
+  send(text: string): void;
+  close(code: number, reason: string): void;
+}
+
+/** One client connection as the core sees it. Events reach it only when `eventsEnabled` (not over HTTP). */
+export class GatewayConnection {
+  open = true;
+
+  constructor(
+    readonly id: string,
+    readonly link: TransportLink,
+    readonly eventsEnabled: boolean,
+  ) {}
+}

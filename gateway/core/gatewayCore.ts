@@ -1,0 +1,132 @@
+import { loadContractSet } from './contract/contractSet.js';
+import { SchemaValidators } from './contract/schemaValidators.js';
+import type { StrictOption } from './contractChecker.js';
+import { Dispatcher } from './dispatcher.js';
+import { FakeAgent } from './fakeAgent.js';
+import { GatewayConnection, type TransportLink } from './gatewayConnection.js';
+import { GatewayRuntime } from './gatewayRuntime.js';
+import { hermesHandlers } from './handlers/index.js';
+import type { LifecycleEvents } from './lifecycleEvents.js';
+import type { OutboundFunnel } from './outboundFunnel.js';
+import { ParamsAdmission } from './paramsAdmission.js';
+import type { ReplayLimits } from './replayRings.js';
+import { SchemaResponder } from './schemaResponder.js';
+import { SessionLifecycle } from './sessionLifecycle.js';
+
+export interface CoreOptions {
+  readonly contractPaths: readonly string[];
+  readonly legacyMessages: boolean;
+  readonly dataDir: string;
+  readonly buildDelayMs: number;
+  readonly orphanGraceMs: number;
+  readonly maxResumeMessages: number;
+  readonly seed: number;
+  readonly replay: ReplayLimits;
+  readonly strict: StrictOption | undefined;
+  readonly log: (line: string) => void;
+  readonly skin: Record<string, unknown>;
+}
+
+/** Close code sent to every socket when the gateway restarts (1012 = service restart). */
+export const RESTART_CLOSE_CODE = 1012;
+
+/** The transport-free reference gateway: connections in, frames out through one funnel. */
+export class GatewayCore {
+  readonly rt: GatewayRuntime;
+  readonly sessions: SessionLifecycle;
+  readonly agent: FakeAgent;
+  private readonly dispatcher: Dispatcher;
+  private nextConnection = 1;
+
+  constructor(private readonly options: CoreOptions) {
+    const contracts = loadContractSet(options.contractPaths);
+    const validators = new SchemaValidators(contracts, options.log);
+    this.rt = new GatewayRuntime(
+      {
+        legacyMessages: options.legacyMessages,
+        dataDir: options.dataDir,
+        buildDelayMs: options.buildDelayMs,
+        orphanGraceMs: options.orphanGraceMs,
+        maxResumeMessages: options.maxResumeMessages,
+        seed: options.seed,
+        replay: options.replay,
+        strict: options.strict,
+        log: options.log,
+      },
+      contracts,
+      validators,
+    );
+    this.agent = new FakeAgent(this.rt, (session) => this.sessions.ensureRow(session));
+    this.sessions = new SessionLifecycle(this.rt, this.agent);
+    const handlers = hermesHandlers({ rt: this.rt, sessions: this.sessions, agent: this.agent });
+    const admission = new ParamsAdmission(contracts, validators, options.legacyMessages);
+    const responder = new SchemaResponder(contracts, validators, options.seed);
+    this.dispatcher = new Dispatcher(this.rt, admission, responder, handlers);
+  }
+
+  get lifecycle(): LifecycleEvents {
+    return this.rt.lifecycle;
+  }
+
+  get funnel(): OutboundFunnel {
+    return this.rt.funnel;
+  }
+
+  get replayEpoch(): string {
+    return this.rt.replayEpoch;
+  }
+
+  /** A new client connection. One that receives events gets `gateway.ready` as its first frame. */
+  connect(link: TransportLink): GatewayConnection {
+    const connection = new GatewayConnection(`c${this.nextConnection++}`, link, link.kind !== 'http');
+    if (!connection.eventsEnabled) return connection;
+    this.rt.connections.add(connection);
+    const payload = { skin: this.options.skin, change_events: true, heartbeat: true, replay_epoch: this.rt.replayEpoch };
+    this.rt.checker.checkEvent('gateway.ready', payload);
+    this.rt.funnel.send(connection, { kind: 'ready', frame: { jsonrpc: '2.0', method: 'event', params: { type: 'gateway.ready', payload } } });
+    return connection;
+  }
+
+  receive(connection: GatewayConnection, text: string): Promise<void> {
+    return this.dispatcher.receive(connection, text);
+  }
+
+  disconnect(connection: GatewayConnection, code: number, reason: string): void {
+    if (!connection.open) return;
+    this.sessions.connectionClosed(connection, code, reason);
+  }
+
+  /**
+   * One HTTP POST body in, the response body out (undefined for a notification). Sessions created over HTTP are
+   * bound to a connection without events that never disconnects, so they are never reaped.
+   */
+  async handleHttp(body: string): Promise<string | undefined> {
+    let answer: string | undefined;
+    const link: TransportLink = { kind: 'http', send: (text) => (answer = text), close: () => undefined };
+    const connection = this.connect(link);
+    // Over WebSocket an empty frame is ignored; an empty POST body still deserves an answer.
+    if (body.trim() === '') this.dispatcher.parseError(connection);
+    else await this.dispatcher.receive(connection, body);
+    return answer;
+  }
+
+  /** Same stored rows, a new replay epoch, every socket closed and every live session gone. */
+  restart(): void {
+    this.dropEverything('gateway restart');
+    this.rt.newEpoch();
+  }
+
+  close(): void {
+    this.dropEverything('gateway shutdown');
+    this.rt.timers.cancelAll();
+  }
+
+  private dropEverything(reason: string): void {
+    for (const connection of [...this.rt.connections]) {
+      connection.open = false;
+      this.rt.connections.delete(connection);
+      connection.link.close(RESTART_CLOSE_CODE, reason);
+    }
+    this.sessions.shutdown();
+  }
+}

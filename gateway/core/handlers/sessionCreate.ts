@@ -1,0 +1,89 @@
+import { statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { DEFAULT_MODEL } from '../fakeAgent.js';
+import type { GatewayRuntime } from '../gatewayRuntime.js';
+import type { StoredMessage } from '../sessionStore.js';
+import { historyOf, lazyInfo, visibleHistory } from '../sessionViews.js';
+import { bool, type GatewayServices, type HandlerTable, int, str } from './handlerTypes.js';
+
+export const DEFAULT_COLS = 80;
+
+export function isDirectory(path: string): boolean {
+  if (!isAbsolute(path)) return false;
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** `SeedMessage` → stored row: `content` wins over the legacy `text`; only `display_kind: "hidden"` is kept. */
+export function coerceSeed(rt: GatewayRuntime, raw: unknown): StoredMessage {
+  const seed = raw as Record<string, unknown>;
+  const text = str(seed['content']) ?? str(seed['text']) ?? '';
+  const hidden = seed['display_kind'] === 'hidden';
+  return rt.store.message({ role: String(seed['role']), text, timestamp: rt.nowSeconds(), ...(hidden ? { display_kind: 'hidden' } : {}) });
+}
+
+/** "X (branch)", then "X (branch 2)", … : the next title of a lineage that is not taken yet. */
+export function lineageTitle(rt: GatewayRuntime, parentTitle: string): string {
+  const base = parentTitle || 'Untitled';
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? `${base} (branch)` : `${base} (branch ${n})`;
+    if (!rt.store.findByTitle(candidate)) return candidate;
+  }
+}
+
+export function sessionCreateHandlers({ rt, sessions }: GatewayServices): HandlerTable {
+  return {
+    'session.create': (params, context) => {
+      const sentCwd = str(params['cwd']) || undefined;
+      const explicit = sentCwd !== undefined && isDirectory(sentCwd);
+      const profile = str(params['profile']) ?? null;
+      // #52589: a cwd the client did not pick deliberately yields to a named profile's own cwd.
+      const profileWins = params['cwd_explicit'] === false && profile !== null && profile !== '';
+      const cwd = !profileWins && explicit ? sentCwd : rt.settings.dataDir;
+      const seeds = Array.isArray(params['messages']) ? params['messages'].map((raw) => coerceSeed(rt, raw)) : [];
+      const parent = str(params['parent_session_id']) || null;
+      const key = rt.store.newKey();
+      const title = str(params['title']) ?? null;
+      const model = str(params['model']) || DEFAULT_MODEL;
+      const hidden = bool(params['hidden']) ?? false;
+      const workspace = explicit && !profileWins ? (sentCwd ?? null) : null;
+      const seededChild = parent !== null && seeds.length > 0;
+      if (seededChild) {
+        const parentTitle = rt.store.get(parent)?.title ?? '';
+        rt.store.create({ key, title: title ?? lineageTitle(rt, parentTitle), hidden, source: str(params['source']) ?? '', parent, cwd: workspace, model, messages: seeds });
+      }
+      const session = sessions.open(
+        {
+          key,
+          model,
+          provider: str(params['provider']) ?? null,
+          reasoningEffort: str(params['reasoning_effort']) ?? null,
+          fast: bool(params['fast']) ?? null,
+          cwd,
+          workspace,
+          cols: int(params['cols']) ?? DEFAULT_COLS,
+          source: str(params['source']) ?? '',
+          profile,
+          closeOnDisconnect: bool(params['close_on_disconnect']) ?? false,
+          pendingTitle: seededChild ? null : title,
+          pendingHidden: hidden,
+          pendingMessages: seededChild ? [] : seeds,
+        },
+        context.connection,
+        'create',
+      );
+      context.afterReply(() => sessions.scheduleBuild(session));
+      const history = historyOf(rt, session);
+      return {
+        session_id: session.id,
+        stored_session_id: key,
+        message_count: history.length,
+        messages: visibleHistory(history),
+        info: lazyInfo(rt, session),
+      };
+    },
+  };
+}

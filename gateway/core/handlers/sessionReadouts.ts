@@ -1,0 +1,93 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CONTEXT_MAX_TOKENS, fullInfo, historyOf, statusOf, titleOf, tokensOf, usageOf, visibleHistory } from '../sessionViews.js';
+import { ErrorCode, GatewayError, sessionNotFound } from '../wireErrors.js';
+import { type GatewayServices, type HandlerTable, int, str } from './handlerTypes.js';
+
+export function sessionReadoutHandlers({ rt, sessions }: GatewayServices): HandlerTable {
+  return {
+    'session.history': (params) => {
+      const history = historyOf(rt, sessions.require(params['session_id']));
+      return { count: history.length, messages: visibleHistory(history) };
+    },
+
+    'session.usage': (params) => {
+      const session = sessions.require(params['session_id']);
+      return usageOf(historyOf(rt, session), session.model);
+    },
+
+    'session.context_breakdown': (params) => {
+      const session = sessions.require(params['session_id']);
+      const ready = session.agent === 'ready';
+      const tokens = historyOf(rt, session).reduce((sum, message) => sum + tokensOf(message.text), 0);
+      const categories = ready ? [{ color: '#60a5fa', id: 'messages', label: 'Messages', tokens }] : [];
+      const used = ready ? tokens : 0;
+      return {
+        categories,
+        context_max: CONTEXT_MAX_TOKENS,
+        context_percent: Math.floor((used * 100) / CONTEXT_MAX_TOKENS),
+        context_used: used,
+        estimated_total: used,
+        context_estimated: true,
+        context_source: 'estimate',
+        model: session.model,
+        context_files: [],
+      };
+    },
+
+    'session.status': (params) => {
+      const session = sessions.require(params['session_id']);
+      const lines = [
+        `Session: ${session.key} (runtime ${session.id})`,
+        `Title: ${titleOf(rt, session) || '(untitled)'}`,
+        `Model: ${session.model}`,
+        `Messages: ${historyOf(rt, session).length}`,
+        `Status: ${statusOf(session)}`,
+        `Working directory: ${session.cwd}`,
+      ];
+      return { output: lines.join('\n') };
+    },
+
+    // The fake agent has nothing to summarise: compression is a no-op that reports the unchanged transcript.
+    'session.compress': async (params) => {
+      const session = sessions.require(params['session_id']);
+      await sessions.waitForAgent(session);
+      if (session.closed) throw sessionNotFound();
+      if (session.turn) throw new GatewayError(ErrorCode.SESSION_BUSY, 'session busy');
+      const history = historyOf(rt, session);
+      const tokens = history.reduce((sum, message) => sum + tokensOf(message.text), 0);
+      const focus = str(params['focus_topic']);
+      return {
+        status: 'compressed',
+        removed: 0,
+        before_messages: history.length,
+        after_messages: history.length,
+        before_tokens: tokens,
+        after_tokens: tokens,
+        summary: { noop: true, aborted: false, headline: 'Nothing to compress', token_line: `${tokens} tokens`, note: focus ? `focus: ${focus}` : null },
+        usage: usageOf(history, session.model),
+        info: fullInfo(rt, session),
+        messages: visibleHistory(history),
+        compressed: false,
+      };
+    },
+
+    'session.save': (params) => {
+      const session = sessions.require(params['session_id']);
+      const directory = join(rt.settings.dataDir, 'sessions', 'saved');
+      mkdirSync(directory, { recursive: true });
+      const stamp = new Date(rt.now()).toISOString().replace(/[-:.]/g, '');
+      const file = join(directory, `${session.key}_${stamp}.json`);
+      const body = { session_id: session.key, title: titleOf(rt, session), model: session.model, saved_at: rt.nowSeconds(), messages: visibleHistory(historyOf(rt, session)) };
+      writeFileSync(file, JSON.stringify(body, null, 2));
+      return { file };
+    },
+
+    'terminal.resize': (params) => {
+      const session = sessions.require(params['session_id']);
+      const cols = int(params['cols']);
+      if (cols !== undefined && cols > 0) session.cols = cols;
+      return { cols: session.cols };
+    },
+  };
+}

@@ -1,0 +1,110 @@
+import type { ContractSet, MethodContract, ParamDescriptor } from './contract/contractSet.js';
+import { firstExtraKey } from './contract/firstExtraKey.js';
+import type { SchemaValidators } from './contract/schemaValidators.js';
+import { ErrorCode, OUT_OF_SYNC_SUFFIX, type WireError } from './wireErrors.js';
+
+export type Admission = { ok: true; params: Record<string, unknown> } | { ok: false; error: WireError };
+
+/**
+ * Domain codes the Hermes handlers answer for a missing or malformed field (spec §2.4). Any other contract-invalid
+ * payload answers -32602: the real gateway leaves such fields to its handlers, but the reference gateway never
+ * lets a payload that fails the params schema reach a success.
+ */
+const DOMAIN_REFUSALS: Record<string, Record<string, WireError>> = {
+  'session.resume': { session_id: { code: ErrorCode.SESSION_ID_REQUIRED, message: 'session_id required' } },
+  'session.delete': { session_id: { code: ErrorCode.SESSION_ID_REQUIRED, message: 'session_id required' } },
+  'session.workspace.move': {
+    session_key: { code: ErrorCode.STORED_SESSION_NOT_FOUND, message: 'session_key required' },
+    cwd: { code: ErrorCode.CWD_REQUIRED, message: 'cwd required' },
+  },
+  'session.cwd.set': { cwd: { code: ErrorCode.CWD_REQUIRED, message: 'cwd required' } },
+  'spawn_tree.load': { path: { code: ErrorCode.INVALID_PARAMS_HERMES, message: 'path required' } },
+  'session.events.since': { last_seen: { code: ErrorCode.INVALID_PARAMS, message: 'invalid params: last_seen must be an integer' } },
+};
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+interface Slot {
+  readonly descriptor: ParamDescriptor;
+  readonly value: unknown;
+  /** Path prefix of the slot in the payload: [] for the whole object, [name] by name, [index] by position. */
+  readonly prefix: readonly string[];
+}
+
+export class ParamsAdmission {
+  constructor(
+    private readonly contracts: ContractSet,
+    private readonly validators: SchemaValidators,
+    private readonly legacyMessages: boolean,
+  ) {}
+
+  admit(method: MethodContract, raw: unknown): Admission {
+    const shaped = this.slots(method, raw);
+    if ('error' in shaped) return { ok: false, error: shaped.error };
+    const resolve = (ref: string) => this.contracts.resolveRef(method.document, ref);
+    for (const slot of shaped.slots) {
+      if (slot.value === undefined) continue;
+      const extra = firstExtraKey(slot.value, slot.descriptor.schema.schema, resolve, slot.prefix);
+      if (extra) return { ok: false, error: this.extraKeyError(method, extra) };
+    }
+    for (const slot of shaped.slots) {
+      if (slot.value === undefined) {
+        if (slot.descriptor.required) return { ok: false, error: this.invalid(method, [...slot.prefix], 'Field required') };
+        continue;
+      }
+      const issue = this.validators.check(slot.descriptor.schema, slot.value);
+      if (issue) return { ok: false, error: this.invalid(method, [...slot.prefix, ...issue.path], issue.reason) };
+    }
+    return { ok: true, params: shaped.params };
+  }
+
+  private slots(method: MethodContract, raw: unknown): { slots: Slot[]; params: Record<string, unknown> } | { error: WireError } {
+    const notA = (kind: string) => ({ error: this.invalid(method, ['params'], `Input should be a valid ${kind}`) });
+    if (method.shape === 'whole-object') {
+      const value = raw === undefined ? {} : raw;
+      if (!isPlainObject(value)) return notA('dictionary');
+      const descriptor = method.params[0];
+      return { slots: descriptor ? [{ descriptor, value, prefix: [] }] : [], params: value };
+    }
+    const byPosition = method.shape === 'by-position' || (method.shape === 'either' && Array.isArray(raw));
+    if (byPosition) {
+      const list = raw === undefined ? [] : raw;
+      if (!Array.isArray(list)) return notA('list');
+      if (list.length > method.params.length) {
+        return { error: this.invalid(method, [String(method.params.length)], `at most ${method.params.length} positional params`) };
+      }
+      const params: Record<string, unknown> = {};
+      const slots = method.params.map((descriptor, index) => {
+        params[descriptor.name] = list[index];
+        return { descriptor, value: list[index], prefix: [String(index)] };
+      });
+      return { slots, params };
+    }
+    const object = raw === undefined ? {} : raw;
+    if (!isPlainObject(object)) return notA('dictionary');
+    const slots = method.params.map((descriptor) => ({
+      descriptor,
+      value: Object.hasOwn(object, descriptor.name) ? object[descriptor.name] : undefined,
+      prefix: [descriptor.name],
+    }));
+    return { slots, params: object };
+  }
+
+  private extraKeyError(method: MethodContract, path: readonly string[]): WireError {
+    const base = `invalid params for ${method.name}: ${path.join('.')}: Extra inputs are not permitted`;
+    if (method.document.profile === 'generic') return { code: ErrorCode.INVALID_PARAMS, message: base };
+    return { code: ErrorCode.INVALID_PARAMS_HERMES, message: this.legacyMessages ? base : base + OUT_OF_SYNC_SUFFIX };
+  }
+
+  private invalid(method: MethodContract, path: readonly string[], reason: string): WireError {
+    const field = path[0];
+    if (method.document.profile === 'hermes' && field !== undefined) {
+      const refusal = DOMAIN_REFUSALS[method.name]?.[field];
+      if (refusal) return refusal;
+    }
+    const loc = path.length === 0 ? 'params' : path.join('.');
+    return { code: ErrorCode.INVALID_PARAMS, message: `invalid params for ${method.name}: ${loc}: ${reason}` };
+  }
+}

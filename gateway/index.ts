@@ -1,0 +1,118 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ContractViolation } from './core/contractChecker.js';
+import { GatewayCore } from './core/gatewayCore.js';
+import { DEFAULT_REPLAY_LIMITS } from './core/replayRings.js';
+import { GatewayServer, RPC_PATH, WS_PATH } from './transport/gatewayServer.js';
+
+export interface GatewayOptions {
+  /** Default: the repository's Hermes session lifecycle document. Methods are the union of the documents' methods. */
+  contractPaths?: string[];
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0 (ephemeral). */
+  port?: number;
+  /** When set, /api/ws requires ?token= (else close 4401); /api/rpc takes ?token= or Authorization: Bearer. */
+  token?: string;
+  /** When set, an Origin header not in the list is refused (WebSocket close 4403, HTTP 403). */
+  allowedOrigins?: string[];
+  /** v0.21.3 wording: no out-of-sync suffix on 4000 and -32601. */
+  legacyMessages?: boolean;
+  /** Where session.save and spawn_tree files go; default a fresh temporary directory, removed on close. */
+  dataDir?: string;
+  /** Delay between a session.create reply and its agent build. Default 50. */
+  buildDelayMs?: number;
+  /** Replay ring limits; default 512 events / 4 MiB per session, 64 MiB / 64 sessions per process. */
+  replay?: { maxEventsPerSession?: number; maxBytesPerSession?: number; maxBytesProcess?: number; maxSessions?: number };
+  /** Grace window before a detached session is reaped. Default 30 000. */
+  orphanGraceMs?: number;
+  /** session.resume refuses (4130) a transcript longer than this. Default 1000. */
+  maxResumeMessages?: number;
+  /** Seed of the schema-driven responder. Default 0. */
+  seed?: number;
+  /** Validate every result and event payload: true turns a bad result into -32603; a function receives violations. */
+  strict?: boolean | ((violation: ContractViolation) => void);
+  /** Where the gateway reports; it never prints. */
+  log?: (line: string) => void;
+}
+
+export interface RunningGateway {
+  /** ws://host:port/api/ws */
+  readonly url: string;
+  /** http://host:port/api/rpc */
+  readonly httpUrl: string;
+  readonly host: string;
+  readonly port: number;
+  /** The current replay epoch (changes on restart). */
+  readonly replayEpoch: string;
+  readonly dataDir: string;
+  /** The transport-free core: lifecycle events and the outbound frame funnel for hooks and fault layers. */
+  readonly core: GatewayCore;
+  /** Same port and stored rows, a new replay_epoch, all sockets closed. */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_CONTRACT_PATH = join(dirname(dirname(fileURLToPath(import.meta.url))), 'contracts', 'hermes', 'session-lifecycle.openrpc.json');
+export const DEFAULT_BUILD_DELAY_MS = 50;
+export const DEFAULT_ORPHAN_GRACE_MS = 30_000;
+export const DEFAULT_MAX_RESUME_MESSAGES = 1_000;
+
+/** Builds the transport-free core from gateway options (also what in-memory tests use). */
+export function createGatewayCore(options: GatewayOptions & { dataDir: string }): GatewayCore {
+  return new GatewayCore({
+    contractPaths: options.contractPaths ?? [DEFAULT_CONTRACT_PATH],
+    legacyMessages: options.legacyMessages ?? false,
+    dataDir: options.dataDir,
+    buildDelayMs: options.buildDelayMs ?? DEFAULT_BUILD_DELAY_MS,
+    orphanGraceMs: options.orphanGraceMs ?? DEFAULT_ORPHAN_GRACE_MS,
+    maxResumeMessages: options.maxResumeMessages ?? DEFAULT_MAX_RESUME_MESSAGES,
+    seed: options.seed ?? 0,
+    replay: { ...DEFAULT_REPLAY_LIMITS, ...options.replay },
+    strict: options.strict,
+    log: options.log ?? (() => undefined),
+    skin: { name: 'default' },
+  });
+}
+
+export async function startGateway(options: GatewayOptions = {}): Promise<RunningGateway> {
+  const ownsDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'contract-gate-gateway-'));
+  mkdirSync(dataDir, { recursive: true });
+  const log = options.log ?? (() => undefined);
+  const core = createGatewayCore({ ...options, dataDir, log });
+  const server = new GatewayServer(core, {
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 0,
+    token: options.token,
+    allowedOrigins: options.allowedOrigins,
+    log,
+  });
+  const address = await server.listen();
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `ws://${host}:${address.port}${WS_PATH}`,
+    httpUrl: `http://${host}:${address.port}${RPC_PATH}`,
+    host: address.address,
+    port: address.port,
+    get replayEpoch() {
+      return core.replayEpoch;
+    },
+    dataDir,
+    core,
+    restart: async () => core.restart(),
+    close: async () => {
+      core.close();
+      await server.close();
+      if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type { ContractViolation } from './core/contractChecker.js';
+export type { LifecycleEvent, SessionCloseReason } from './core/lifecycleEvents.js';
+export type { FrameInterceptor, OutboundFrame } from './core/outboundFunnel.js';
+export { GatewayCore } from './core/gatewayCore.js';
+export { connectInMemory, MemoryClient, MemoryRpcError } from './transport/inMemory.js';

@@ -1,0 +1,123 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { GatewayCore } from '../core/gatewayCore.js';
+
+export interface GatewayServerOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly token: string | undefined;
+  readonly allowedOrigins: readonly string[] | undefined;
+  readonly log: (line: string) => void;
+}
+
+export const WS_PATH = '/api/ws';
+export const RPC_PATH = '/api/rpc';
+const MAX_FRAME_BYTES = 16 * 1024 * 1024;
+
+/** WebSocket `/api/ws` and HTTP `POST /api/rpc` in front of one {@link GatewayCore}. */
+export class GatewayServer {
+  private readonly http: Server;
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+
+  constructor(
+    private readonly core: GatewayCore,
+    private readonly options: GatewayServerOptions,
+  ) {
+    this.http = createServer((request, response) => void this.onHttp(request, response));
+    this.http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => this.onUpgrade(request, socket, head));
+  }
+
+  listen(): Promise<AddressInfo> {
+    return new Promise((resolve, reject) => {
+      this.http.once('error', reject);
+      this.http.listen(this.options.port, this.options.host, () => {
+        this.http.off('error', reject);
+        resolve(this.http.address() as AddressInfo);
+      });
+    });
+  }
+
+  async close(): Promise<void> {
+    for (const client of this.wss.clients) client.terminate();
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+    this.http.closeAllConnections();
+    await new Promise<void>((resolve) => this.http.close(() => resolve()));
+  }
+
+  private originAllowed(request: IncomingMessage): boolean {
+    const origin = request.headers.origin;
+    return this.options.allowedOrigins === undefined || origin === undefined || this.options.allowedOrigins.includes(origin);
+  }
+
+  private onUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = new URL(request.url ?? '/', 'http://gateway.invalid');
+    if (url.pathname !== WS_PATH) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    this.wss.handleUpgrade(request, socket, head, (ws) => {
+      // Refusals are close codes after the handshake, as Hermes does: 4401 token, 4403 origin.
+      if (this.options.token !== undefined && url.searchParams.get('token') !== this.options.token) {
+        ws.close(4401, 'unauthorized');
+        return;
+      }
+      if (!this.originAllowed(request)) {
+        ws.close(4403, 'origin not allowed');
+        return;
+      }
+      this.attach(ws);
+    });
+  }
+
+  private attach(ws: WebSocket): void {
+    const connection = this.core.connect({
+      kind: 'ws',
+      send: (text) => {
+        if (ws.readyState === ws.OPEN) ws.send(text);
+      },
+      close: (code, reason) => ws.close(code, reason),
+    });
+    ws.on('message', (data) => {
+      const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+      this.core.receive(connection, text).catch((error: unknown) => this.options.log(`frame handling failed: ${String(error)}`));
+    });
+    ws.on('close', (code, reason) => this.core.disconnect(connection, code, reason.toString('utf8')));
+    ws.on('error', (error) => this.options.log(`websocket error: ${error.message}`));
+  }
+
+  private authorised(request: IncomingMessage, url: URL): boolean {
+    const token = this.options.token;
+    if (token === undefined) return true;
+    if (url.searchParams.get('token') === token) return true;
+    return request.headers.authorization === `Bearer ${token}`;
+  }
+
+  private async onHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://gateway.invalid');
+    const reply = (status: number, body?: string, headers: Record<string, string> = {}) => {
+      response.writeHead(status, body === undefined ? headers : { 'content-type': 'application/json', ...headers });
+      response.end(body);
+    };
+    if (url.pathname !== RPC_PATH) return reply(404, JSON.stringify({ error: 'not found' }));
+    if (request.method !== 'POST') return reply(405, JSON.stringify({ error: 'method not allowed' }), { allow: 'POST' });
+    if (!this.authorised(request, url)) return reply(401, JSON.stringify({ error: 'unauthorized' }));
+    if (!this.originAllowed(request)) return reply(403, JSON.stringify({ error: 'origin not allowed' }));
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of request) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_FRAME_BYTES) return reply(413, JSON.stringify({ error: 'request too large' }));
+      chunks.push(chunk as Buffer);
+    }
+    try {
+      const answer = await this.core.handleHttp(Buffer.concat(chunks).toString('utf8'));
+      if (answer === undefined) return reply(204);
+      return reply(200, answer);
+    } catch (error) {
+      this.options.log(`http request failed: ${String(error)}`);
+      return reply(500, JSON.stringify({ error: 'internal error' }));
+    }
+  }
+}
