@@ -1,5 +1,4 @@
-import { loadContractSet } from './contract/contractSet.js';
-import { SchemaValidators } from './contract/schemaValidators.js';
+import { compiledContracts } from './contract/compiledContracts.js';
 import type { StrictOption } from './contractChecker.js';
 import { Dispatcher } from './dispatcher.js';
 import { FakeAgent } from './fakeAgent.js';
@@ -39,8 +38,7 @@ export class GatewayCore {
   private nextConnection = 1;
 
   constructor(private readonly options: CoreOptions) {
-    const contracts = loadContractSet(options.contractPaths);
-    const validators = new SchemaValidators(contracts, options.log);
+    const { contracts, validators } = compiledContracts(options.contractPaths, options.log);
     this.rt = new GatewayRuntime(
       {
         legacyMessages: options.legacyMessages,
@@ -82,7 +80,8 @@ export class GatewayCore {
     if (!connection.eventsEnabled) return connection;
     this.rt.connections.add(connection);
     const payload = { skin: this.options.skin, change_events: true, heartbeat: true, replay_epoch: this.rt.replayEpoch };
-    this.rt.checker.checkEvent('gateway.ready', payload);
+    // The ready frame is built by the transport, not emitted by a session: checked only where it is declared.
+    if (this.rt.contracts.notifications.has('gateway.ready')) this.rt.checker.checkEvent('gateway.ready', payload);
     this.rt.funnel.send(connection, { kind: 'ready', frame: { jsonrpc: '2.0', method: 'event', params: { type: 'gateway.ready', payload } } });
     return connection;
   }

@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from '@playwright/test';
+import { type ContractViolation, createGatewayCore, type GatewayCore, type GatewayOptions, MemoryClient, MemoryRpcError } from '../../../gateway/index.js';
+
+export const HERMES_CONTRACT = join(process.cwd(), 'contracts', 'hermes', 'session-lifecycle.openrpc.json');
+export const PRE_CWD_EXPLICIT_CONTRACT = join(process.cwd(), 'contracts', 'hermes', 'session-lifecycle.pre-cwd-explicit.openrpc.json');
+
+export interface CoreHarness {
+  readonly core: GatewayCore;
+  readonly dataDir: string;
+  /** Every contract violation the gateway reported about its own results and events (strict mode). */
+  readonly violations: ContractViolation[];
+  readonly logs: string[];
+  client(): MemoryClient;
+  /** Asserts no contract violation happened, then stops every timer and removes the data directory. */
+  close(): void;
+}
+
+/** A transport-free gateway in strict mode with a short build delay, for unit tests. */
+export function coreHarness(options: Partial<GatewayOptions> = {}): CoreHarness {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gateway-test-'));
+  const violations: ContractViolation[] = [];
+  const logs: string[] = [];
+  const core = createGatewayCore({
+    buildDelayMs: 5,
+    ...options,
+    dataDir,
+    strict: options.strict ?? ((violation) => violations.push(violation)),
+    log: (line) => logs.push(line),
+  });
+  return {
+    core,
+    dataDir,
+    violations,
+    logs,
+    client: () => new MemoryClient(core),
+    close: () => {
+      core.close();
+      rmSync(dataDir, { recursive: true, force: true });
+      expect(violations, 'the gateway produced results or events its contract does not allow').toEqual([]);
+    },
+  };
+}
+
+/** Resolves with the JSON-RPC error of a call that must fail. */
+export async function rpcError(promise: Promise<unknown>): Promise<{ code: number; message: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof MemoryRpcError) return { code: error.code, message: error.message.replace(/^\[-?\d+\] /, '') };
+    throw error;
+  }
+  throw new Error('the call succeeded but an error was expected');
+}
+
+export interface Created {
+  session_id: string;
+  stored_session_id: string;
+  message_count: number;
+  messages: Record<string, unknown>[];
+  info: Record<string, unknown>;
+}
+
+/** Creates a session and waits until its agent is built (its `session.info` event). */
+export async function createReady(client: MemoryClient, params: Record<string, unknown> = {}): Promise<Created> {
+  const created = await client.call<Created>('session.create', params);
+  await client.waitForEvent('session.info', created.session_id);
+  return created;
+}
+
+/** Submits a prompt and waits for the turn's `message.complete`. */
+export async function turn(client: MemoryClient, sessionId: string, text: string): Promise<Record<string, unknown>> {
+  const before = client.events(sessionId).filter((event) => event['type'] === 'message.complete').length;
+  await client.call('prompt.submit', { session_id: sessionId, text });
+  await client.waitFor(() => client.events(sessionId).filter((event) => event['type'] === 'message.complete').length > before);
+  return client.events(sessionId).filter((event) => event['type'] === 'message.complete')[before] as Record<string, unknown>;
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
