@@ -1,0 +1,54 @@
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { createAjv } from '../src/contracts/ajvFactory.js';
+import type { JsonSchema, SchemaResolver } from '../src/contracts/schemaTypes.js';
+import type { JsonValue } from '../src/rpc/messages.js';
+import { bundleSchema } from './bundleSchema.js';
+
+/**
+ * Validation used by the generators to settle what the schema itself decides (which `anyOf` branch a value
+ * takes, whether a mutation is really rejected). It uses the harness's Ajv configuration (draft-07 + formats),
+ * so generators and suites agree on every verdict.
+ */
+export interface SchemaCheck {
+  accepts(schema: JsonSchema, value: JsonValue): boolean;
+  errors(schema: JsonSchema, value: JsonValue): ErrorObject[];
+}
+
+const checks = new WeakMap<SchemaResolver, SchemaCheck>();
+
+export function schemaCheckFor(resolver: SchemaResolver): SchemaCheck {
+  let check = checks.get(resolver);
+  if (!check) {
+    check = createSchemaCheck(resolver);
+    checks.set(resolver, check);
+  }
+  return check;
+}
+
+function createSchemaCheck(resolver: SchemaResolver): SchemaCheck {
+  let ajv: Ajv | undefined;
+  const compiled = new WeakMap<object, ValidateFunction>();
+  const validator = (schema: JsonSchema): ValidateFunction | boolean => {
+    if (typeof schema === 'boolean') return schema;
+    let validate = compiled.get(schema);
+    if (!validate) {
+      ajv ??= createAjv({ validateSchema: false, logger: false });
+      validate = ajv.compile(bundleSchema(schema, resolver) as object);
+      compiled.set(schema, validate);
+    }
+    return validate;
+  };
+  return {
+    accepts(schema, value) {
+      const validate = validator(schema);
+      return typeof validate === 'boolean' ? validate : validate(value);
+    },
+    errors(schema, value) {
+      const validate = validator(schema);
+      if (typeof validate === 'boolean') {
+        return validate ? [] : [{ keyword: 'false schema', instancePath: '', schemaPath: '#', params: {}, message: 'boolean schema is false' }];
+      }
+      return validate(value) ? [] : [...(validate.errors ?? [])];
+    },
+  };
+}
