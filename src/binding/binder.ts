@@ -72,16 +72,26 @@ export class Binder {
 
   /** Applies the method's binding to a generated payload (object params only; other shapes are returned unchanged). */
   async bind(method: string, payload: JsonValue): Promise<JsonValue> {
+    return (await this.bindTraced(method, payload)).payload;
+  }
+
+  /** Like bind, and also says which fields were replaced by which template (replay files re-bind them). */
+  async bindTraced(method: string, payload: JsonValue): Promise<{ payload: JsonValue; substitutions: Record<string, string> }> {
     const binding = this.rules.methods[method];
-    if (!binding || !isJsonObject(payload)) return payload;
+    if (!binding || !isJsonObject(payload)) return { payload, substitutions: {} };
     const scope: Scope = {};
     for (const name of resourcesNamedBy(binding)) scope[name] = await this.resource(name);
     const out: JsonObject = { ...payload };
+    const substitutions: Record<string, string> = {};
+    const apply = (key: string, template: JsonValue): void => {
+      out[key] = resolveTemplates(template, scope);
+      substitutions[key] = typeof template === 'string' ? template : JSON.stringify(template);
+    };
     for (const key of binding.omit ?? []) delete out[key];
-    for (const [key, value] of Object.entries(binding.set ?? {})) out[key] = resolveTemplates(value, scope);
-    for (const [key, value] of Object.entries(binding.bindIfPresent ?? {})) if (key in out && out[key] !== null) out[key] = resolveTemplates(value, scope);
-    for (const [key, value] of Object.entries(binding.fill ?? {})) if (!(key in out) || out[key] === null) out[key] = resolveTemplates(value, scope);
-    return out;
+    for (const [key, value] of Object.entries(binding.set ?? {})) apply(key, value);
+    for (const [key, value] of Object.entries(binding.bindIfPresent ?? {})) if (key in out && out[key] !== null) apply(key, value);
+    for (const [key, value] of Object.entries(binding.fill ?? {})) if (!(key in out) || out[key] === null) apply(key, value);
+    return { payload: out, substitutions };
   }
 
   /** Runs steps (also used by the events suite's drivers); returns the scope of named call results. */

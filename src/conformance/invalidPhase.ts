@@ -1,0 +1,44 @@
+import { allOptionalValue, minimalValue, mutationsOf, type Mutation } from '../../fuzz/index.js';
+import type { ContractMethod } from '../contracts/contractModel.js';
+import type { SchemaResolver } from '../contracts/schemaTypes.js';
+import type { CaseSender } from './caseSender.js';
+import type { CaseRecord } from './methodRunTypes.js';
+
+export const MAX_MUTATIONS_PER_METHOD = 48;
+
+export interface InvalidPhaseOptions {
+  method: ContractMethod;
+  resolver: SchemaResolver;
+  sender: CaseSender;
+}
+
+/**
+ * The negative phase: wrong types, missing required keys, nulls for non-null fields, out-of-range and boundary
+ * values, each applied once to a bound valid payload. Hermes leaves these to handlers, so the only expectation
+ * is that none of them succeeds.
+ */
+export async function runInvalidPhase(options: InvalidPhaseOptions): Promise<CaseRecord[]> {
+  const { method, resolver, sender } = options;
+  const bases = [minimalValue(method.paramsSchema, { resolver }), allOptionalValue(method.paramsSchema, { resolver })];
+  const records: CaseRecord[] = [];
+  const seen = new Set<string>();
+  for (const generated of bases) {
+    const binder = sender.binderFor();
+    const bound = await binder.bindTraced(method.name, generated).catch(() => undefined);
+    if (!bound) continue;
+    let mutations: Mutation[];
+    try {
+      mutations = mutationsOf(method.paramsSchema, bound.payload, { resolver });
+    } catch {
+      continue;
+    }
+    for (const mutation of mutations) {
+      const key = `${mutation.kind}:${mutation.dottedPath}`;
+      if (seen.has(key) || seen.size >= MAX_MUTATIONS_PER_METHOD) continue;
+      seen.add(key);
+      const record = await sender.send('invalid', generated, { binder, transform: () => mutation.payload });
+      if (record) records.push({ ...record, mutation: { kind: mutation.kind, dottedPath: mutation.dottedPath, description: mutation.description } });
+    }
+  }
+  return records;
+}

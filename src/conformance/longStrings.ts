@@ -1,0 +1,25 @@
+import type { SchemaCheck } from '../contracts/schemaValidators.js';
+import { isJsonObject, type JsonValue } from '../rpc/messages.js';
+
+export const LONG_STRING_LENGTH = 65_536;
+
+function replaceStrings(value: JsonValue, depth: number, maxDepth: number): JsonValue {
+  if (typeof value === 'string') return 'x'.repeat(LONG_STRING_LENGTH);
+  if (depth >= maxDepth) return value;
+  if (Array.isArray(value)) return value.map((item) => replaceStrings(item, depth + 1, maxDepth));
+  if (isJsonObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceStrings(v, depth + 1, maxDepth)]));
+  return value;
+}
+
+/**
+ * A contract-valid variant of `value` whose free-text strings are 64 KiB long (handlers that crash on long input
+ * are a classic server error). Strings constrained by enum, pattern, format or maxLength make the variant invalid,
+ * so shallower variants are tried; undefined when none is valid.
+ */
+export function longStringVariant(value: JsonValue, validate: SchemaCheck): JsonValue | undefined {
+  for (const maxDepth of [8, 1]) {
+    const variant = replaceStrings(value, 0, maxDepth);
+    if (JSON.stringify(variant) !== JSON.stringify(value) && validate(variant).length === 0) return variant;
+  }
+  return undefined;
+}

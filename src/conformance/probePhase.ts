@@ -1,0 +1,59 @@
+import { allOptionalValue, minimalValue, unknownKeyProbes, type UnknownKeyProbe } from '../../fuzz/index.js';
+import type { ContractMethod } from '../contracts/contractModel.js';
+import type { SchemaResolver } from '../contracts/schemaTypes.js';
+import type { JsonValue } from '../rpc/messages.js';
+import type { CaseSender } from './caseSender.js';
+import type { CaseRecord } from './methodRunTypes.js';
+
+export const MAX_PROBES_PER_METHOD = 16;
+
+export interface ProbePhaseOptions {
+  method: ContractMethod;
+  resolver: SchemaResolver;
+  sender: CaseSender;
+}
+
+/** Probes that the schema settles; a by-name method's top level says nothing about unknown params, so it is left out. */
+function decisiveProbes(method: ContractMethod, resolver: SchemaResolver, value: JsonValue): UnknownKeyProbe[] {
+  let probes: UnknownKeyProbe[];
+  try {
+    probes = unknownKeyProbes(method.paramsSchema, value, { resolver });
+  } catch {
+    return [];
+  }
+  return probes.filter((p) => p.policy !== 'unknown' && !(method.paramStructure === 'by-name' && p.objectPath.length === 0));
+}
+
+/**
+ * The unknown-key phase: one undeclared key at every object path of two bound bases (the smallest payload
+ * and the one with every optional key). Closed paths are sent once; open paths are sent with and without the
+ * key on fresh live objects, so the two answers can be compared.
+ */
+export async function runProbePhase(options: ProbePhaseOptions): Promise<CaseRecord[]> {
+  const { method, resolver, sender } = options;
+  const bases = [minimalValue(method.paramsSchema, { resolver }), allOptionalValue(method.paramsSchema, { resolver })];
+  const records: CaseRecord[] = [];
+  const seen = new Set<string>();
+  for (const generated of bases) {
+    const binder = sender.binderFor();
+    const bound = await binder.bindTraced(method.name, generated).catch(() => undefined);
+    if (!bound) continue;
+    for (const probe of decisiveProbes(method, resolver, bound.payload)) {
+      if (seen.has(probe.dottedPath) || seen.size >= MAX_PROBES_PER_METHOD) continue;
+      seen.add(probe.dottedPath);
+      const policy = probe.policy as 'closed' | 'open';
+      const inject = (payload: JsonValue): JsonValue => decisiveProbes(method, resolver, payload).find((p) => p.dottedPath === probe.dottedPath)?.payload ?? probe.payload;
+      if (policy === 'closed') {
+        const record = await sender.send('unknown-key', generated, { binder, transform: inject });
+        if (record) records.push({ ...record, probe: { dottedPath: probe.dottedPath, policy, key: probe.key } });
+        continue;
+      }
+      const withoutRecord = await sender.send('unknown-key', generated, { binder: sender.binderFor() });
+      const withRecord = await sender.send('unknown-key', generated, { binder: sender.binderFor(), transform: inject });
+      if (withRecord && withoutRecord) {
+        records.push({ ...withRecord, probe: { dottedPath: probe.dottedPath, policy, key: probe.key, without: withoutRecord.exchange } });
+      }
+    }
+  }
+  return records;
+}

@@ -1,0 +1,69 @@
+import { Binder, type RpcCaller } from '../binding/binder.js';
+import type { BindingRules } from '../binding/bindingRules.js';
+import type { ContractProfile } from '../checks/profile.js';
+import { outcomeOf } from '../client/exchange.js';
+import type { Contract, ContractMethod } from '../contracts/contractModel.js';
+import type { SchemaValidators } from '../contracts/schemaValidators.js';
+import { CaseSender } from './caseSender.js';
+import { runInvalidPhase } from './invalidPhase.js';
+import { failingPredicate, methodVerdicts } from './methodVerdicts.js';
+import type { MethodCheckId, MethodRunResult } from './methodRunTypes.js';
+import { runProbePhase } from './probePhase.js';
+import { runValidPhase } from './validPhase.js';
+
+export interface RunMethodOptions {
+  contract: Contract;
+  method: ContractMethod;
+  profile: ContractProfile;
+  validators: SchemaValidators;
+  caller: RpcCaller;
+  rules: BindingRules;
+  seed: number;
+  /** fast-check runs of the valid phase (the fixed examples come on top). */
+  runs: number;
+  /** Time budget of the valid phase; fast-check stops early rather than lose the seed to a test timeout. */
+  timeLimitMs: number;
+  requestTimeoutMs: number;
+}
+
+/** Seeds differ per method so that methods do not all get the same draws. */
+export function methodSeed(seed: number, method: string): number {
+  let hash = seed | 0;
+  for (const char of method) hash = (Math.imul(hash, 31) + char.charCodeAt(0)) | 0;
+  return hash;
+}
+
+/** Runs the three phases against one method and judges every method-level check; shrinks what failed. */
+export async function runMethod(options: RunMethodOptions): Promise<MethodRunResult> {
+  const started = Date.now();
+  const { method, contract, validators } = options;
+  const resolver = contract.resolver;
+  const seed = methodSeed(options.seed, method.name);
+  const sender = new CaseSender(method, options.caller, new Binder(options.rules, options.caller, options.requestTimeoutMs), options.requestTimeoutMs);
+  const validateParams = validators.checker(method.paramsSchema);
+  const valid = await runValidPhase({ method, resolver, validateParams, sender, seed, runs: options.runs, timeLimitMs: options.timeLimitMs });
+  const probes = await runProbePhase({ method, resolver, sender });
+  const invalid = await runInvalidPhase({ method, resolver, sender });
+  const records = [...valid.records, ...probes, ...invalid];
+  const validateResult = method.resultSchema === undefined ? undefined : validators.checker(method.resultSchema);
+  const inputs = { method: method.name, profile: options.profile, validateResult, ...(valid.unsatisfiable ? { unsatisfiable: valid.unsatisfiable } : {}) };
+  const verdicts = methodVerdicts({ ...inputs, records, setupFailures: sender.setupFailures });
+  for (const verdict of verdicts.values()) {
+    if (verdict.status !== 'fail') continue;
+    const predicate = failingPredicate(verdict.check as MethodCheckId, inputs);
+    const firstFailing = records.find(predicate);
+    if (!firstFailing) continue;
+    // Only valid-phase payloads come from the arbitrary; probes and mutations are already minimal and fixed.
+    const shrunk = firstFailing.phase === 'valid' ? await valid.shrink(predicate) : undefined;
+    verdict.counterexample = shrunk ?? { seed, shrinks: 0, record: firstFailing };
+  }
+  return {
+    method: method.name,
+    seed,
+    records,
+    verdicts,
+    reached: records.some((r) => outcomeOf(r.exchange).kind === 'result'),
+    validRuns: valid.runs,
+    elapsedMs: Date.now() - started,
+  };
+}

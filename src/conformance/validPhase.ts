@@ -1,0 +1,87 @@
+import * as fc from 'fast-check';
+import { allOptionalValue, arbitraryFromSchema, minimalValue, UnsatisfiableSchemaError } from '../../fuzz/index.js';
+import type { ContractMethod } from '../contracts/contractModel.js';
+import type { SchemaResolver } from '../contracts/schemaTypes.js';
+import type { SchemaCheck } from '../contracts/schemaValidators.js';
+import type { JsonValue } from '../rpc/messages.js';
+import type { CaseSender } from './caseSender.js';
+import { longStringVariant } from './longStrings.js';
+import type { CaseRecord, Counterexample } from './methodRunTypes.js';
+
+export interface ValidPhaseOptions {
+  method: ContractMethod;
+  resolver: SchemaResolver;
+  validateParams: SchemaCheck;
+  sender: CaseSender;
+  seed: number;
+  runs: number;
+  timeLimitMs: number;
+}
+
+export interface ValidPhaseResult {
+  records: CaseRecord[];
+  runs: number;
+  /** Why no payload could be generated, when that happened. */
+  unsatisfiable?: string;
+  /** Re-runs the phase with a failing predicate to shrink a counterexample for one check. */
+  shrink(failing: (record: CaseRecord) => boolean): Promise<Counterexample | undefined>;
+}
+
+/** Hand-picked first cases: the smallest payload, every optional key, and 64 KiB strings. */
+function examplesFor(options: ValidPhaseOptions): JsonValue[] {
+  const schema = options.method.paramsSchema;
+  const generatorOptions = { resolver: options.resolver };
+  const minimal = minimalValue(schema, generatorOptions);
+  const full = allOptionalValue(schema, generatorOptions);
+  const examples = [minimal, full];
+  const long = longStringVariant(full, options.validateParams);
+  if (long !== undefined) examples.push(long);
+  return examples.filter((example, index) => examples.findIndex((e) => JSON.stringify(e) === JSON.stringify(example)) === index);
+}
+
+/** The positive phase: seeded fast-check payloads (plus fixed examples), each bound to live objects and sent. */
+export async function runValidPhase(options: ValidPhaseOptions): Promise<ValidPhaseResult> {
+  let arbitrary: fc.Arbitrary<JsonValue>;
+  let examples: JsonValue[];
+  try {
+    arbitrary = arbitraryFromSchema(options.method.paramsSchema, { resolver: options.resolver });
+    examples = examplesFor(options);
+  } catch (error) {
+    if (!(error instanceof UnsatisfiableSchemaError)) throw error;
+    return { records: [], runs: 0, unsatisfiable: error.message, shrink: async () => undefined };
+  }
+  const params = {
+    seed: options.seed,
+    numRuns: options.runs,
+    examples: examples.map((example) => [example] as [JsonValue]),
+    interruptAfterTimeLimit: options.timeLimitMs,
+    markInterruptAsFailure: false,
+  };
+  const records: CaseRecord[] = [];
+  const details = await fc.check(
+    fc.asyncProperty(arbitrary, async (generated) => {
+      const record = await options.sender.send('valid', generated);
+      if (record) records.push(record);
+      return true;
+    }),
+    params,
+  );
+  return {
+    records,
+    runs: details.numRuns,
+    async shrink(failing) {
+      let last: CaseRecord | undefined;
+      const shrunk = await fc.check(
+        fc.asyncProperty(arbitrary, async (generated) => {
+          const record = await options.sender.send('valid', generated);
+          if (!record || !failing(record)) return true;
+          last = record;
+          return false;
+        }),
+        { ...params, interruptAfterTimeLimit: options.timeLimitMs },
+      );
+      if (!shrunk.failed || !last) return undefined;
+      return { seed: options.seed, ...(shrunk.counterexamplePath ? { path: shrunk.counterexamplePath } : {}), shrinks: shrunk.numShrinks, record: last };
+    },
+  };
+}
