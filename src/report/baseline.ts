@@ -11,6 +11,7 @@ export interface BaselineEntry {
 const FIELDS = ['method', 'check', 'reason'] as const;
 
 function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'string' ? JSON.stringify(value) : `a ${typeof value}`;

@@ -55,6 +55,11 @@ function inline(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
 }
 
+/** Plain text for a Markdown cell or list item: HTML-like parts such as `<string>` must show, not vanish as tags. */
+function text(value: string): string {
+  return inline(value).replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
 function code(text: string): string {
   const clean = inline(text);
   return clean.includes('`') ? `\`\` ${clean} \`\`` : `\`${clean}\``;
@@ -67,13 +72,13 @@ export function replayCommand(file: string): string {
 function headerLines(matrix: Matrix): string[] {
   const rows: Array<[string, string]> = [
     ['Target', code(matrix.target)],
-    ['Contracts', inline(contractsText(matrix))],
+    ['Contracts', text(contractsText(matrix))],
     ['Seed', matrix.seed === null ? 'not set' : code(String(matrix.seed))],
   ];
   if (matrix.shard) rows.push(['Shard', `${matrix.shard} (this shard only: merge the shards for the whole matrix)`]);
   const unreached = matrix.coverage.unreached;
   const shown = unreached.slice(0, 20).map(code).join(', ') + (unreached.length > 20 ? `, … ${unreached.length - 20} more` : '');
-  rows.push(['Coverage', inline(coverageText(matrix)) + (unreached.length ? `; unreached: ${shown}` : '')]);
+  rows.push(['Coverage', text(coverageText(matrix)) + (unreached.length ? `; unreached: ${shown}` : '')]);
   rows.push(['Cells', countsText(matrix)]);
   return ['| | |', '|---|---|', ...rows.map(([name, value]) => `| ${name} | ${value} |`)];
 }
@@ -88,7 +93,7 @@ function tableLines(matrix: Matrix): string[] {
     bySubject.set(cell.method, row);
   }
   const lines = [
-    `| subject | ${checks.map(inline).join(' | ')} |`,
+    `| subject | ${checks.map(text).join(' | ')} |`,
     `|---|${checks.map(() => ':-:').join('|')}|`,
   ];
   for (const [subject, row] of bySubject) {
@@ -103,7 +108,7 @@ function tableLines(matrix: Matrix): string[] {
 }
 
 function itemLines(cell: MatrixCell): string[] {
-  const lines = [`- **${STATUS_SYMBOL[cell.status]}** ${code(cell.method)} × ${code(cell.check)}${cell.detail ? `: ${inline(cell.detail)}` : ''}`];
+  const lines = [`- **${STATUS_SYMBOL[cell.status]}** ${code(cell.method)} × ${code(cell.check)}${cell.detail ? `: ${text(cell.detail)}` : ''}`];
   if (cell.replay) lines.push(`  - replay: ${code(replayCommand(cell.replay))}`);
   if (cell.transcript) lines.push(`  - transcript: ${code(cell.transcript)}`);
   return lines;

@@ -29,8 +29,12 @@ test('known failure that passes now', cell('session.resume', 'params.valid-accep
   note('contract-gate.baseline', 'GW-9 resume rejected valid ids');
 });
 
-test('passes on retry', cell('session.list', 'params.valid-accepted'), ({}, testInfo) => {
-  expect(testInfo.retry, 'first attempt fails on purpose').toBe(1);
+// Only this test retries: every failed attempt costs a fresh worker.
+test.describe('retried', () => {
+  test.describe.configure({ retries: 1 });
+  test('passes on retry', cell('session.list', 'params.valid-accepted'), ({}, testInfo) => {
+    expect(testInfo.retry, 'first attempt fails on purpose').toBe(1);
+  });
 });
 
 test('shared cell, passing half', cell('prompt.submit', 'result.schema'), () => {});

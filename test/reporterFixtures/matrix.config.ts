@@ -14,7 +14,7 @@ export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
   fullyParallel: true,
-  retries: 1,
+  retries: 0,
   workers: 2,
   timeout: 10_000,
   reporter,

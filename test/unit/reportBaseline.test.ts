@@ -1,0 +1,50 @@
+import { expect, test } from '@playwright/test';
+import { baselineIndex, parseBaseline } from '../../src/report/baseline.js';
+import { HarnessError } from '../../src/rpc/harnessError.js';
+
+const PATH = 'contracts/baselines/staging.json';
+
+function errorOf(text: string): HarnessError {
+  try {
+    parseBaseline(text, PATH);
+  } catch (error) {
+    if (HarnessError.is(error)) return error;
+    throw error;
+  }
+  throw new Error('expected parseBaseline to throw');
+}
+
+test('a valid baseline parses and indexes by method and check', () => {
+  const entries = parseBaseline(
+    JSON.stringify([
+      { method: 'session.resume', check: 'result.schema', reason: 'GW-12 result misses cwd' },
+      { method: 'session.create', check: 'params.unknown-key-rejected', reason: 'GW-7' },
+    ]),
+    PATH,
+  );
+  expect(entries).toHaveLength(2);
+  const index = baselineIndex(entries);
+  expect(index.lookup('session.resume', 'result.schema')?.reason).toBe('GW-12 result misses cwd');
+  expect(index.lookup('session.resume', 'params.valid-accepted')).toBeUndefined();
+  expect(index.lookup('session.create', 'result.schema')).toBeUndefined();
+  expect(parseBaseline('[]', PATH)).toEqual([]);
+});
+
+test('every malformed baseline names the file, the entry index and the fix', () => {
+  const cases: Array<[string, RegExp]> = [
+    ['{"method":', /not valid JSON/],
+    ['{"entries": []}', /expected a JSON array .* got an? object/],
+    ['[{"method":"a","check":"result.schema","reason":"r"}, 3]', /entry 1 must be an object/],
+    ['[{"method":"a","check":"result.schema"}]', /entry 0: "reason" must be a non-empty string, got nothing/],
+    ['[{"method":"","check":"result.schema","reason":"r"}]', /entry 0: "method" must be a non-empty string/],
+    ['[{"method":"a","check":"result.schema","reason":"r","methd":"b"}]', /entry 0 has unknown key\(s\) "methd"/],
+    ['[{"method":"a","check":"result.shape","reason":"r"}]', /entry 0: "result.shape" is not a check id/],
+    ['[{"method":"a","check":"result.schema","reason":"r"},{"method":"a","check":"result.schema","reason":"s"}]', /entry 1 repeats entry 0/],
+  ];
+  for (const [text, pattern] of cases) {
+    const error = errorOf(text);
+    expect(error.code, text).toBe('BASELINE_INVALID');
+    expect(error.message, text).toContain(PATH);
+    expect(error.message, text).toMatch(pattern);
+  }
+});

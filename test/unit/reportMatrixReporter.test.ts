@@ -1,0 +1,102 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import type { Matrix } from '../../src/report/matrixTypes.js';
+import { removeScratchDirs, runFixture, scratchDir } from '../reporterFixtures/runFixture.js';
+
+// End-to-end: tiny spec files run in a child `playwright test` through the matrix reporter.
+
+test.afterEach(({}, testInfo) => {
+  if (testInfo.status === testInfo.expectedStatus) removeScratchDirs();
+});
+
+const readMatrix = (dir: string): Matrix => JSON.parse(readFileSync(`${dir}/matrix.json`, 'utf8')) as Matrix;
+
+test('every cell state lands in matrix.json, matrix.md, matrix.html and the GitHub step summary', async () => {
+  const dir = scratchDir();
+  const reportDir = `${dir}/report`;
+  const contract = `${dir}/hermes.openrpc.json`;
+  const stepSummary = `${dir}/step-summary.md`;
+  writeFileSync(contract, JSON.stringify({ openrpc: '1.2.6', info: { title: 'Hermes session lifecycle', version: '2.3.0' }, methods: [] }));
+  writeFileSync(stepSummary, '# earlier step\n');
+  const run = await runFixture(['cells.spec.ts', '--output', `${dir}/results`], {
+    CONTRACT_GATE_REPORT_DIR: reportDir,
+    CONTRACT_GATE_TARGET_LABEL: 'wss://staging.example/api/ws?token=***',
+    CONTRACT_GATE_CONTRACTS: JSON.stringify([contract]),
+    CONTRACT_GATE_SEED: '1234',
+    GITHUB_STEP_SUMMARY: stepSummary,
+    FIXTURE_PROGRESS: '1',
+  });
+  expect(run.code, run.stderr).toBe(1);
+
+  const matrix = readMatrix(reportDir);
+  expect(matrix.cells).toEqual([
+    { method: 'prompt.submit', check: 'result.schema', status: 'fail', detail: 'result.text must be string, got null' },
+    {
+      method: 'session.close',
+      check: 'params.valid-accepted',
+      status: 'fail',
+      detail: 'session.close rejected a contract-valid payload',
+      transcript: 'transcripts/session.close.jsonl',
+      replay: 'replays/session.close.json',
+    },
+    { method: 'session.create', check: 'params.valid-accepted', status: 'pass' },
+    { method: 'session.create', check: 'params.unknown-key-tolerated', status: 'n/a', detail: 'every params object is closed' },
+    { method: 'session.list', check: 'params.valid-accepted', status: 'pass', detail: 'flaky: passed on retry' },
+    { method: 'session.resume', check: 'params.valid-accepted', status: 'stale', detail: 'baseline entry passes now: remove it from the baseline · reason was: GW-9 resume rejected valid ids' },
+    { method: 'session.resume', check: 'result.schema', status: 'known-fail', detail: 'GW-12 result misses cwd · result.cwd' },
+  ]);
+  expect(matrix).toMatchObject({
+    target: 'wss://staging.example/api/ws?token=***',
+    contracts: [{ title: 'Hermes session lifecycle', version: '2.3.0', path: contract }],
+    seed: 1234,
+    verdict: 'fail',
+    summary: { pass: 2, fail: 2, knownFail: 1, stale: 1, na: 1, notRun: 0 },
+    coverage: { methods: 4, reached: ['session.create', 'session.list'], unreached: ['session.close', 'session.resume'] },
+  });
+  expect(matrix.shard).toBeUndefined();
+
+  const markdown = readFileSync(`${reportDir}/matrix.md`, 'utf8');
+  expect(markdown).toContain('Hermes session lifecycle 2.3.0');
+  expect(readFileSync(stepSummary, 'utf8')).toBe(`# earlier step\n${markdown}\n`);
+  expect(readFileSync(`${reportDir}/matrix.html`, 'utf8').match(/<td [^>]*data-status=/g)).toHaveLength(7);
+
+  // The progress reporter, not a TTY here: one line per failure, decile lines, final counts.
+  expect(run.stdout).toContain('FAIL session.close × params.valid-accepted: session.close rejected a contract-valid payload');
+  expect(run.stdout).toContain('STALE session.resume × params.valid-accepted: expected to fail (baseline) but passed');
+  expect(run.stdout).toMatch(/^progress \d+%: \d\/9 checks/m);
+  expect(run.stdout).toMatch(/^contract-gate: 9 checks in [\d.]+s: 4 passed, 2 failed, 1 stale baseline, 1 known, 1 n\/a \(failed\)$/m);
+  expect(run.stdout).not.toContain('\x1b[2K');
+});
+
+test('cells whose tests never ran show as not-run', async () => {
+  const dir = scratchDir();
+  const reportDir = `${dir}/report`;
+  const run = await runFixture(['notRun.spec.ts', '--max-failures=1', '--workers=1', '--retries=0', '--output', `${dir}/results`], {
+    CONTRACT_GATE_REPORT_DIR: reportDir,
+  });
+  expect(run.code).toBe(1);
+  const matrix = readMatrix(reportDir);
+  expect(matrix.cells.map(({ method, check, status }) => `${method} ${check} ${status}`)).toEqual([
+    'gateway.ping params.valid-accepted not-run',
+    'gateway.ping result.schema fail',
+    'session.create event.envelope not-run',
+  ]);
+  expect(matrix.summary.notRun).toBe(2);
+  expect(matrix).toMatchObject({ target: 'not set', contracts: [], seed: null });
+});
+
+test('a passing run exits 0 with a passing matrix', async () => {
+  const dir = scratchDir();
+  const reportDir = `${dir}/report`;
+  const run = await runFixture(['passing.spec.ts', '--output', `${dir}/results`], { CONTRACT_GATE_REPORT_DIR: reportDir, CONTRACT_GATE_SHARD: '1/1' });
+  expect(run.code, run.stdout + run.stderr).toBe(0);
+  expect(readMatrix(reportDir)).toMatchObject({ verdict: 'pass', shard: '1/1', coverage: { methods: 1, reached: ['session.create'], unreached: [] } });
+});
+
+test('a matrix that cannot be built fails the run instead of passing silently', async () => {
+  const dir = scratchDir();
+  const reportDir = `${dir}/report`;
+  const run = await runFixture(['passing.spec.ts', '--output', `${dir}/results`], { CONTRACT_GATE_REPORT_DIR: reportDir, CONTRACT_GATE_SEED: 'twelve' });
+  expect(run.code).toBe(1);
+  expect(run.stderr).toContain('contract-gate: the conformance matrix could not be written: Error: CONTRACT_GATE_SEED must be an integer, got "twelve"');
+});
