@@ -1,9 +1,13 @@
 import type { Command } from 'commander';
+import { registerReplayCommand } from './replay.js';
+import { registerRunCommand } from './run.js';
+import { registerServeCommand } from './serve.js';
 import { registerSkewCommand } from './skew.js';
 
 /** Every command registers itself here; each receives `setExitCode` and never calls process.exit. */
 export function registerCommands(program: Command, setExitCode: (code: number) => void): void {
-  void program;
-  void setExitCode;
+  registerRunCommand(program, setExitCode);
+  registerServeCommand(program, setExitCode);
+  registerReplayCommand(program, setExitCode);
   registerSkewCommand(program, setExitCode);
 }

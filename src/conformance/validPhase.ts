@@ -70,18 +70,23 @@ export async function runValidPhase(options: ValidPhaseOptions): Promise<ValidPh
     records,
     runs: details.numRuns,
     async shrink(failing) {
-      let last: CaseRecord | undefined;
-      const shrunk = await fc.check(
-        fc.asyncProperty(arbitrary, async (generated) => {
-          const record = await options.sender.send('valid', generated);
-          if (!record || !failing(record)) return true;
-          last = record;
-          return false;
-        }),
-        { ...params, interruptAfterTimeLimit: options.timeLimitMs },
-      );
-      if (!shrunk.failed || !last) return undefined;
-      return { seed: options.seed, ...(shrunk.counterexamplePath ? { path: shrunk.counterexamplePath } : {}), shrinks: shrunk.numShrinks, record: last };
+      // Generated cases shrink with their context; the fixed examples cannot, so they are tried last.
+      for (const examplesOfRun of [[], params.examples]) {
+        let last: CaseRecord | undefined;
+        const shrunk = await fc.check(
+          fc.asyncProperty(arbitrary, async (generated) => {
+            const record = await options.sender.send('valid', generated);
+            if (!record || !failing(record)) return true;
+            last = record;
+            return false;
+          }),
+          { ...params, examples: examplesOfRun },
+        );
+        if (shrunk.failed && last) {
+          return { seed: options.seed, ...(shrunk.counterexamplePath ? { path: shrunk.counterexamplePath } : {}), shrinks: shrunk.numShrinks, record: last };
+        }
+      }
+      return undefined;
     },
   };
 }

@@ -1,0 +1,153 @@
+import { type Command, Option } from 'commander';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { HttpRpcClient } from '../../src/client/httpClient.js';
+import { Redactor } from '../../src/client/redact.js';
+import { RpcClient } from '../../src/client/rpcClient.js';
+import { isHttpTarget, tokenInUrl } from '../../src/client/targetUrl.js';
+import { profileFor } from '../../src/checks/profile.js';
+import { loadContract } from '../../src/contracts/loadContract.js';
+import { parseBaseline } from '../../src/report/baseline.js';
+import { parseMatrixJson } from '../../src/report/renderJson.js';
+import { HarnessError } from '../../src/rpc/harnessError.js';
+import { EXIT } from '../exitCodes.js';
+import { collect, integerOption, regexOption, shardOption } from '../lib/options.js';
+import { DEFAULT_CONTRACT, HOOKS_EXTENSION, SUITES_CONFIG } from '../lib/repoPaths.js';
+import { runPlaywright } from '../lib/runPlaywright.js';
+import { tokenFromEnv } from '../lib/tokens.js';
+
+interface RunOptions {
+  target?: string;
+  contract?: string[];
+  clientContract?: string;
+  extension?: string[];
+  tokenEnv?: string;
+  seed?: number;
+  runs?: number;
+  grep?: string;
+  reportDir: string;
+  baseline?: string;
+  shard?: string;
+  fault?: string[];
+  profile?: 'hermes' | 'json-rpc';
+  bindings?: string;
+  workers?: number;
+  legacyMessages?: boolean;
+  requestTimeout?: number;
+}
+
+/** Report entries a run writes; removed first so a reused folder never mixes two runs. */
+const GENERATED = ['matrix.json', 'matrix.md', 'matrix.html', 'junit.xml', 'allure-results', 'transcripts', 'replays', 'test-output', 'blob'];
+
+async function preflight(target: string, token: string | undefined, redactor: Redactor): Promise<void> {
+  if (isHttpTarget(target)) {
+    const exchange = await new HttpRpcClient({ url: target, token, requestTimeoutMs: 5_000 }).call('rpc.discover', []);
+    if (exchange.failure && exchange.failure.code !== 'UNPARSEABLE_FRAME') {
+      throw new HarnessError('GATEWAY_UNREACHABLE', `target ${redactor.redactUrl(target)} does not answer JSON-RPC over HTTP: ${exchange.failure.message}`);
+    }
+    return;
+  }
+  const client = await RpcClient.connect({ url: target, token, readyTimeoutMs: 0, connectTimeoutMs: 10_000, secrets: token ? [token] : [] });
+  await client.close();
+}
+
+export function registerRunCommand(program: Command, setExitCode: (code: number) => void): void {
+  program
+    .command('run')
+    .description('Run the conformance suites against a target gateway (default: the embedded reference gateway).')
+    .option('--target <url>', 'gateway to test: ws(s)://host:port/api/ws or http(s)://host:port/api/rpc (default: start the embedded reference gateway)')
+    .option('--contract <file>', 'OpenRPC document of the target (repeatable; default: the Hermes session lifecycle contract)', collect)
+    .option('--client-contract <file>', 'contract of the clients in the field: every payload they may send must be accepted (skew gate)')
+    .option('--extension <file>', 'extension document loaded beside the contract (default for Hermes: the session-hooks extension)', collect)
+    .option('--token-env <var>', 'name of the environment variable holding the gateway token (never pass the token itself)')
+    .option('--seed <n>', 'fuzzing seed (default: random, printed so the run can be reproduced)', integerOption('--seed'))
+    .option('--runs <n>', 'generated valid payloads per method, on top of the fixed examples (default 25)', integerOption('--runs', 1))
+    .option('--grep <regex>', 'only checks whose title or tags match, e.g. "@check:params\\." or "session\\.create"', regexOption)
+    .option('--report-dir <dir>', 'report folder: matrix.json/.md/.html, junit.xml, allure-results/, transcripts/, replays/', 'contract-gate-report')
+    .option('--baseline <file>', 'known failures [{method, check, reason}]: listed failures pass the gate, listed passes fail it as stale')
+    .option('--shard <i/n>', 'run shard i of n (writes a blob report for `contract-gate merge`)', shardOption)
+    .option('--fault <name>', 'start the embedded gateway with a fault switched on (self-test; repeatable; see `serve --list-faults`)', collect)
+    .addOption(new Option('--profile <name>', 'error-code profile (default: from the contract title)').choices(['hermes', 'json-rpc']))
+    .option('--bindings <file>', 'identifier binding rules (default: bindings.json beside a Hermes contract; "none" to disable)')
+    .option('--workers <n>', 'parallel Playwright workers (default: 2 in CI, else Playwright\'s default)', integerOption('--workers', 1))
+    .option('--legacy-messages', 'embedded gateway speaks the v0.21.3 wording (no out-of-sync suffix)')
+    .option('--request-timeout <ms>', 'per-request timeout (default 5000)', integerOption('--request-timeout', 100))
+    .addHelpText(
+      'after',
+      `
+Exit codes: 0 every check holds or is a known failure in the baseline; 1 a check failed or a baseline entry
+is stale; 2 usage or harness error (target unreachable, contract invalid, bad arguments).
+
+Examples:
+  npx contract-gate run
+  GATEWAY_TOKEN=… npx contract-gate run --target wss://staging.example/api/ws --token-env GATEWAY_TOKEN
+  npx contract-gate run --contract node_modules/@metamask/api-specs/dist/build/openrpc.json
+  npx contract-gate run --grep "@check:params\\.unknown-key" --seed 42`,
+    )
+    .action(async (options: RunOptions) => {
+      setExitCode(await runCommand(options));
+    });
+}
+
+export async function runCommand(options: RunOptions): Promise<number> {
+  const token = tokenFromEnv(options.tokenEnv);
+  const redactor = new Redactor([token, options.target ? tokenInUrl(options.target) : undefined]);
+  if (options.target && options.fault?.length) throw new HarnessError('USAGE', '--fault switches the embedded gateway; it cannot be combined with --target');
+  const contractPaths = (options.contract?.length ? options.contract : [DEFAULT_CONTRACT]).map((p) => (/^https?:/.test(p) ? p : resolve(p)));
+  const contracts = await Promise.all(contractPaths.map((path) => loadContract(path)));
+  const profile = profileFor(contracts[0]?.title ?? '', options.profile);
+  const extensions = (options.extension ?? (profile.name === 'hermes' ? [HOOKS_EXTENSION] : [])).map((p) => resolve(p));
+  await Promise.all(extensions.map((path) => loadContract(path)));
+  if (options.clientContract) await loadContract(resolve(options.clientContract));
+  if (options.baseline) parseBaseline(readFileSync(resolve(options.baseline), 'utf8'), options.baseline);
+  if (options.bindings && options.bindings !== 'none' && !existsSync(options.bindings)) throw new HarnessError('USAGE', `--bindings ${options.bindings}: no such file`);
+  if (options.target) await preflight(options.target, token, redactor);
+
+  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const reportDir = resolve(options.reportDir);
+  mkdirSync(reportDir, { recursive: true });
+  for (const entry of GENERATED) rmSync(join(reportDir, entry), { recursive: true, force: true });
+  const targetLabel = options.target ? redactor.redactUrl(options.target) : `embedded reference gateway (${contracts.map((c) => `${c.title} ${c.version}`).join(', ')})`;
+  process.stdout.write(`contract-gate: target ${targetLabel}; seed ${seed}${options.seed === undefined ? ' (pass --seed to reproduce)' : ''}; report ${reportDir}\n`);
+
+  const env: Record<string, string> = {
+    CONTRACT_GATE_TARGET: options.target ?? '',
+    CONTRACT_GATE_TARGET_LABEL: targetLabel,
+    CONTRACT_GATE_CONTRACTS: JSON.stringify(contractPaths),
+    CONTRACT_GATE_EXTENSIONS: JSON.stringify(extensions),
+    CONTRACT_GATE_SEED: String(seed),
+    CONTRACT_GATE_REPORT_DIR: reportDir,
+    CONTRACT_GATE_PROFILE: profile.name,
+    CONTRACT_GATE_FAULTS: JSON.stringify(options.fault ?? []),
+    ...(options.clientContract ? { CONTRACT_GATE_CLIENT_CONTRACT: resolve(options.clientContract) } : {}),
+    ...(options.runs ? { CONTRACT_GATE_RUNS: String(options.runs) } : {}),
+    ...(options.tokenEnv ? { CONTRACT_GATE_TOKEN_ENV: options.tokenEnv } : {}),
+    ...(options.baseline ? { CONTRACT_GATE_BASELINE: resolve(options.baseline) } : {}),
+    ...(options.shard ? { CONTRACT_GATE_SHARD: options.shard } : {}),
+    ...(options.bindings ? { CONTRACT_GATE_BINDINGS: options.bindings === 'none' ? 'none' : resolve(options.bindings) } : {}),
+    ...(options.workers ? { CONTRACT_GATE_WORKERS: String(options.workers) } : {}),
+    ...(options.legacyMessages ? { CONTRACT_GATE_LEGACY_MESSAGES: '1' } : {}),
+    ...(options.requestTimeout ? { CONTRACT_GATE_REQUEST_TIMEOUT_MS: String(options.requestTimeout) } : {}),
+  };
+  const args = ['test', '-c', SUITES_CONFIG, ...(options.grep ? ['--grep', options.grep] : []), ...(options.shard ? ['--shard', options.shard] : [])];
+  const playwrightExit = await runPlaywright(args, env);
+  return verdictOf(reportDir, playwrightExit);
+}
+
+/** The exit code from the matrix the run wrote (the gate's source of truth) and Playwright's own exit code. */
+function verdictOf(reportDir: string, playwrightExit: number): number {
+  const matrixPath = join(reportDir, 'matrix.json');
+  if (!existsSync(matrixPath)) {
+    process.stderr.write(`contract-gate: no matrix was written to ${matrixPath} (Playwright exited ${playwrightExit}); see the output above\n`);
+    return EXIT.USAGE;
+  }
+  const matrix = parseMatrixJson(readFileSync(matrixPath, 'utf8'), matrixPath);
+  const { summary, coverage } = matrix;
+  process.stdout.write(
+    `contract-gate: ${matrix.verdict === 'pass' ? 'PASS' : 'FAIL'} — ${summary.pass} pass, ${summary.fail} fail, ${summary.knownFail} known, ${summary.stale} stale, ${summary.na} n/a, ${summary.notRun} not run; ` +
+      `coverage ${coverage.reached.length}/${coverage.methods} methods; matrix ${join(reportDir, 'matrix.md')}\n`,
+  );
+  if (matrix.verdict === 'fail') return EXIT.FAILED;
+  if (playwrightExit !== 0 && summary.notRun > 0) return EXIT.USAGE;
+  return playwrightExit === 0 ? EXIT.OK : EXIT.FAILED;
+}

@@ -1,0 +1,90 @@
+import type { Command } from 'commander';
+import { resolve } from 'node:path';
+import { startGateway, type GatewayOptions } from '../../gateway/index.js';
+import { HarnessError } from '../../src/rpc/harnessError.js';
+import { EXIT } from '../exitCodes.js';
+import { collect, integerOption } from '../lib/options.js';
+import { DEFAULT_CONTRACT, HOOKS_EXTENSION } from '../lib/repoPaths.js';
+import { tokenFromEnv } from '../lib/tokens.js';
+
+interface ServeOptions {
+  contract?: string[];
+  extension?: string[];
+  hooks: boolean;
+  host: string;
+  port: number;
+  token?: string;
+  tokenEnv?: string;
+  allowedOrigin?: string[];
+  legacyMessages?: boolean;
+  dataDir?: string;
+  buildDelay?: number;
+  orphanGrace?: number;
+  seed?: number;
+  verbose?: boolean;
+}
+
+export function registerServeCommand(program: Command, setExitCode: (code: number) => void): void {
+  program
+    .command('serve')
+    .description('Serve the reference gateway (Hermes wire: /api/ws and /api/rpc) until SIGINT/SIGTERM.')
+    .option('--contract <file>', 'OpenRPC document(s) to serve (repeatable; default: the Hermes session lifecycle contract)', collect)
+    .option('--extension <file>', 'extension document(s) served beside the contract (repeatable)', collect)
+    .option('--no-hooks', 'do not serve the session-hooks extension (hooks.subscribe, session.reset)')
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--port <n>', 'port (0 = any free port)', integerOption('--port', 0), 0)
+    .option('--token <token>', 'require ?token=<token> (visible in process lists: prefer --token-env)')
+    .option('--token-env <var>', 'name of the environment variable holding the token to require')
+    .option('--allowed-origin <origin>', 'accept WebSocket upgrades only from these Origin values (repeatable; others close 4403)', collect)
+    .option('--legacy-messages', 'answer with the v0.21.3 wording (no out-of-sync suffix on 4000 and -32601)')
+    .option('--data-dir <dir>', 'where session.save and spawn-tree files go (default: a temporary directory)')
+    .option('--build-delay <ms>', 'delay of the agent build after session.create (default 50)', integerOption('--build-delay', 0))
+    .option('--orphan-grace <ms>', 'grace window before a detached session is reaped (default 30000)', integerOption('--orphan-grace', 0))
+    .option('--seed <n>', 'seed of the schema-driven responder (methods without a Hermes handler)', integerOption('--seed'))
+    .option('--verbose', 'log gateway events to stderr')
+    .addHelpText(
+      'after',
+      `
+Prints exactly one line, "contract-gate gateway listening on ws://HOST:PORT/api/ws", once it accepts
+connections. Started with an older contract (e.g. contracts/hermes/session-lifecycle.pre-cwd-explicit.openrpc.json)
+it behaves as an older backend: keys that document does not declare are rejected with 4000.`,
+    )
+    .action(async (options: ServeOptions) => {
+      setExitCode(await serveCommand(options));
+    });
+}
+
+export async function serveCommand(options: ServeOptions): Promise<number> {
+  if (options.token && options.tokenEnv) throw new HarnessError('USAGE', 'pass either --token or --token-env, not both');
+  const token = options.token ?? tokenFromEnv(options.tokenEnv);
+  const contracts = (options.contract?.length ? options.contract : [DEFAULT_CONTRACT]).map((p) => resolve(p));
+  const extensions = (options.extension ?? (options.hooks && !options.contract?.length ? [HOOKS_EXTENSION] : [])).map((p) => resolve(p));
+  const gatewayOptions: GatewayOptions = {
+    contractPaths: [...contracts, ...extensions],
+    host: options.host,
+    port: options.port,
+    ...(token ? { token } : {}),
+    ...(options.allowedOrigin?.length ? { allowedOrigins: options.allowedOrigin } : {}),
+    ...(options.legacyMessages ? { legacyMessages: true } : {}),
+    ...(options.dataDir ? { dataDir: resolve(options.dataDir) } : {}),
+    ...(options.buildDelay !== undefined ? { buildDelayMs: options.buildDelay } : {}),
+    ...(options.orphanGrace !== undefined ? { orphanGraceMs: options.orphanGrace } : {}),
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(options.verbose ? { log: (line: string) => process.stderr.write(`gateway: ${line}\n`) } : {}),
+  };
+  let gateway;
+  try {
+    gateway = await startGateway(gatewayOptions);
+  } catch (error) {
+    if (HarnessError.is(error)) throw error;
+    throw new HarnessError('USAGE', `cannot start the gateway: ${(error as Error).message}`, { cause: error });
+  }
+  process.stdout.write(`contract-gate gateway listening on ${gateway.url}\n`);
+  await new Promise<void>((resolveStop) => {
+    const stop = (): void => resolveStop();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await gateway.close();
+  return EXIT.OK;
+}
