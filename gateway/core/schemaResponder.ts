@@ -62,7 +62,7 @@ export class SchemaResponder {
 
   private generate(at: SchemaAt, seed: number): unknown {
     const root = { ...at.document.json, $ref: `#${at.pointer}` };
-    return generateSync(root, { seed, refDepthMax: 3, maxItems: 3, maxDefaultItems: 3, failOnInvalidTypes: false });
+    return generateSync(root, { seed, refDepthMax: 5, maxItems: 3, maxDefaultItems: 3, failOnInvalidTypes: false });
   }
 
   private minimal(raw: SchemaNode, at: SchemaAt, depth: number): unknown {

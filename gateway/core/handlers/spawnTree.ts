@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ErrorCode, GatewayError } from '../wireErrors.js';
 import { bool, type GatewayServices, type HandlerTable, int, str } from './handlerTypes.js';
 
@@ -11,7 +11,7 @@ function directoryName(sessionId: string): string {
 
 function inside(root: string, path: string): boolean {
   const rel = relative(root, path);
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
 
 interface Entry {
