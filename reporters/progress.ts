@@ -89,7 +89,7 @@ export default class ProgressReporter implements Reporter {
     const decile = this.total ? Math.floor((10 * this.done) / this.total) : 10;
     if (decile > this.lastDecile && this.done < this.total) {
       this.lastDecile = decile;
-      this.print(`progress ${decile * 10}%: ${this.done}/${this.total} checks, ${this.failures.length} failing, ${formatElapsed(Date.now() - this.started)}`);
+      this.print(`progress ${Math.floor((100 * this.done) / this.total)}%: ${this.done}/${this.total} checks, ${this.failures.length} failing, ${formatElapsed(Date.now() - this.started)}`);
     }
   }
 

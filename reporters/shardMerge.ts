@@ -3,9 +3,9 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { basename, extname, join, resolve } from 'node:path';
+import { basename, extname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { MatrixRun } from '../src/report/matrixTypes.js';
+import type { Matrix, MatrixRun } from '../src/report/matrixTypes.js';
 import { parseMatrixJson } from '../src/report/renderJson.js';
 import { HarnessError } from '../src/rpc/harnessError.js';
 import type { ConformanceMatrixOptions } from './conformanceMatrix.js';
@@ -18,6 +18,8 @@ export interface MergeShardsOptions {
    * directory. Playwright refuses to merge shards recorded under different roots unless a root is given.
    */
   testDir?: string;
+  /** Append the merged Markdown report to $GITHUB_STEP_SUMMARY when that variable is set. Default true. */
+  githubSummary?: boolean;
 }
 
 const MAX_DEPTH = 4;
@@ -67,6 +69,32 @@ async function runOfShards(blobDirs: readonly string[]): Promise<MatrixRun> {
   return { target, contracts, seed };
 }
 
+const ALLURE_RESULTS = 'allure-results';
+
+/**
+ * Transcripts and replay files stay in the shard that wrote them; the merged matrix links them relative to the
+ * merged folder, so each linked file is copied over. Allure results are per-test files and are pooled.
+ */
+async function gatherShardFiles(dirs: readonly string[], output: string, matrix: Matrix): Promise<void> {
+  const linked = new Set(matrix.cells.flatMap((cell) => [cell.transcript, cell.replay]).filter((path): path is string => !!path));
+  for (const path of linked) {
+    const clean = normalize(path);
+    if (isAbsolute(clean) || clean.startsWith(`..${sep}`) || clean === '..') continue;
+    const source = dirs.map((dir) => join(dir, clean)).find((candidate) => existsSync(candidate));
+    if (!source || existsSync(join(output, clean))) continue;
+    await mkdir(join(output, clean, '..'), { recursive: true });
+    await copyFile(source, join(output, clean));
+  }
+  for (const dir of dirs) {
+    const results = join(dir, ALLURE_RESULTS);
+    if (!existsSync(results)) continue;
+    await mkdir(join(output, ALLURE_RESULTS), { recursive: true });
+    for (const entry of await readdir(results, { withFileTypes: true })) {
+      if (entry.isFile()) await copyFile(join(results, entry.name), join(output, ALLURE_RESULTS, entry.name));
+    }
+  }
+}
+
 function runPlaywright(args: string[]): Promise<number> {
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
   return new Promise((done, fail) => {
@@ -82,8 +110,9 @@ function matrixReporterPath(): string {
 }
 
 /**
- * Merges the blob reports of a sharded run (one folder per shard, each holding the shard's `*.zip` blob and its
- * partial matrix.json) into one report folder: matrix.json/.md/.html and junit.xml.
+ * Merges the blob reports of a sharded run (one folder per shard: the shard's report folder, holding its `*.zip`
+ * blob and its partial matrix.json) into one report folder: matrix.json/.md/.html, junit.xml, the transcripts and
+ * replay files the matrix links to, and the pooled allure-results/.
  * Exit codes follow the CLI: 0 every check holds, 1 a check failed or a baseline entry is stale, 2 the merge failed.
  */
 export async function mergeShards(blobDirs: string[], reportDir: string, options: MergeShardsOptions = {}): Promise<{ exitCode: number }> {
@@ -106,7 +135,7 @@ export async function mergeShards(blobDirs: string[], reportDir: string, options
     await rm(blobFolder, { recursive: true, force: true });
     await mkdir(blobFolder, { recursive: true });
     await Promise.all(blobs.map((blob, index) => copyFile(blob, join(blobFolder, `${String(index).padStart(3, '0')}-${basename(blob)}`))));
-    const matrixOptions: ConformanceMatrixOptions = { outputDir: output, run };
+    const matrixOptions: ConformanceMatrixOptions = { outputDir: output, run, githubSummary: options.githubSummary ?? true };
     const config = {
       testDir: resolve(options.testDir ?? process.cwd()),
       reporter: [
@@ -124,6 +153,7 @@ export async function mergeShards(blobDirs: string[], reportDir: string, options
       return { exitCode: 2 };
     }
     const matrix = parseMatrixJson(await readFile(matrixFile, 'utf8'), matrixFile);
+    await gatherShardFiles(dirs, output, matrix);
     return { exitCode: matrix.verdict === 'pass' ? 0 : 1 };
   } finally {
     await rm(work, { recursive: true, force: true });

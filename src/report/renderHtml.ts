@@ -69,7 +69,7 @@ h1{font-size:1.3rem;margin:0 0 .75rem}h1.fail{color:#b42318}h1.pass{color:#06764
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:0 0 1rem}dt{font-weight:600}dd{margin:0}
 .controls{display:flex;gap:1rem;align-items:center;flex-wrap:wrap;margin:.5rem 0}
 .controls fieldset{border:0;padding:0;margin:0;display:flex;gap:.75rem}
-.grid{overflow:auto;max-height:75vh;border:1px solid #ddd}
+.grid{display:inline-block;max-width:100%;overflow:auto;max-height:75vh;border:1px solid #ddd}
 table{border-collapse:collapse}th,td{border:1px solid #e4e4e7;padding:.2rem .45rem;text-align:center;white-space:nowrap}
 thead th{position:sticky;top:0;background:#f4f4f5;z-index:2;vertical-align:bottom}
 thead th span{writing-mode:vertical-rl;transform:rotate(180deg);font-weight:500}

@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 
 // One test per cell state the matrix knows; matrixReporter end-to-end tests assert on the result.
@@ -9,6 +11,12 @@ test('valid payload accepted', cell('session.create', 'params.valid-accepted'), 
 });
 
 test('valid payload rejected', cell('session.close', 'params.valid-accepted'), () => {
+  // Like the fixtures: the transcript is written under the report folder and linked by its relative path.
+  const reportDir = process.env['CONTRACT_GATE_REPORT_DIR'];
+  if (reportDir) {
+    mkdirSync(join(reportDir, 'transcripts'), { recursive: true });
+    writeFileSync(join(reportDir, 'transcripts', 'session.close.jsonl'), '{"dir":"out","frame":{}}\n');
+  }
   note('contract-gate.transcript-file', 'transcripts/session.close.jsonl');
   note('contract-gate.replay-file', 'replays/session.close.json');
   expect(4000, 'session.close rejected a contract-valid payload').toBe(0);

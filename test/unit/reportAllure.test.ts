@@ -1,0 +1,26 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { renderAllureReport } from '../../reporters/allureReport.js';
+import { removeScratchDirs, runFixture, scratchDir } from '../reporterFixtures/runFixture.js';
+
+test.afterEach(({}, testInfo) => {
+  if (testInfo.status === testInfo.expectedStatus) removeScratchDirs();
+});
+
+test('allure-playwright results render into a static Allure 3 report without Java', async () => {
+  const dir = scratchDir();
+  const results = join(dir, 'allure-results');
+  const run = await runFixture(['passing.spec.ts', '--output', join(dir, 'out')], { CONTRACT_GATE_REPORT_DIR: join(dir, 'report'), FIXTURE_ALLURE_DIR: results });
+  expect(run.code, run.stderr).toBe(0);
+  await renderAllureReport(results, join(dir, 'allure-report'));
+  expect(existsSync(join(dir, 'allure-report', 'index.html'))).toBe(true);
+  const summary = JSON.parse(readFileSync(join(dir, 'allure-report', 'summary.json'), 'utf8')) as { stats: { total: number; passed: number } };
+  expect(summary.stats).toMatchObject({ total: 2, passed: 2 });
+});
+
+test('rendering without results says which folder is empty', async () => {
+  const dir = scratchDir();
+  mkdirSync(join(dir, 'allure-results'));
+  await expect(renderAllureReport(join(dir, 'allure-results'), join(dir, 'report'))).rejects.toThrow(/\[USAGE\] no Allure results in .*allure-results: run the suites with the allure-playwright reporter first/);
+});

@@ -1,0 +1,65 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import type { Matrix } from '../../src/report/matrixTypes.js';
+import { mergeShards } from '../../reporters/shardMerge.js';
+import { FIXTURE_DIR, removeScratchDirs, runFixture, scratchDir } from '../reporterFixtures/runFixture.js';
+
+test.afterEach(({}, testInfo) => {
+  if (testInfo.status === testInfo.expectedStatus) removeScratchDirs();
+});
+
+const readMatrix = (dir: string): Matrix => JSON.parse(readFileSync(join(dir, 'matrix.json'), 'utf8')) as Matrix;
+const RUN_ENV = { CONTRACT_GATE_SEED: '99', CONTRACT_GATE_TARGET_LABEL: 'reference gateway' };
+
+test('two shards merged give the same matrix as one unsharded run', async () => {
+  test.setTimeout(120_000);
+  const dir = scratchDir();
+  const shard = (index: number) =>
+    runFixture(['cells.spec.ts', `--shard=${index}/2`, '--output', join(dir, `results-${index}`)], {
+      ...RUN_ENV,
+      CONTRACT_GATE_REPORT_DIR: join(dir, `blob-${index}`),
+      FIXTURE_BLOB_DIR: join(dir, `blob-${index}`, 'blob'),
+      FIXTURE_ALLURE_DIR: join(dir, `blob-${index}`, 'allure-results'),
+    });
+  const [whole, first, second] = await Promise.all([
+    runFixture(['cells.spec.ts', '--output', join(dir, 'results')], { ...RUN_ENV, CONTRACT_GATE_REPORT_DIR: join(dir, 'whole') }),
+    shard(1),
+    shard(2),
+  ]);
+  expect([whole.code, first.code, second.code]).toEqual([1, 1, 1]);
+  const parts = [readMatrix(join(dir, 'blob-1')), readMatrix(join(dir, 'blob-2'))];
+  expect(parts.map((part) => part.shard)).toEqual(['1/2', '2/2']);
+  expect(parts.every((part) => part.cells.length > 0)).toBe(true);
+
+  const { exitCode } = await mergeShards([join(dir, 'blob-1'), join(dir, 'blob-2')], join(dir, 'merged'), { testDir: FIXTURE_DIR, githubSummary: false });
+  expect(exitCode).toBe(1);
+  const merged = readMatrix(join(dir, 'merged'));
+  const unsharded = readMatrix(join(dir, 'whole'));
+  expect(merged.cells).toEqual(unsharded.cells);
+  expect(merged.summary).toEqual(unsharded.summary);
+  expect(merged.coverage).toEqual(unsharded.coverage);
+  expect(merged).toMatchObject({ verdict: 'fail', seed: 99, target: 'reference gateway' });
+  expect(merged.shard).toBeUndefined();
+  expect(existsSync(join(dir, 'merged', 'matrix.html'))).toBe(true);
+  expect(readFileSync(join(dir, 'merged', 'junit.xml'), 'utf8')).toMatch(/<testsuites [^>]*tests="9"/);
+  // The merged folder is complete on its own: linked transcripts and the pooled Allure results come along.
+  expect(readFileSync(join(dir, 'merged', 'transcripts', 'session.close.jsonl'), 'utf8')).toContain('"dir":"out"');
+  const allure = (folder: string) => readdirSync(folder).filter((name) => name.endsWith('-result.json')).length;
+  expect(allure(join(dir, 'merged', 'allure-results'))).toBe(allure(join(dir, 'blob-1', 'allure-results')) + allure(join(dir, 'blob-2', 'allure-results')));
+});
+
+test('merge refuses to start without blobs or with shards of different runs', async () => {
+  const dir = scratchDir();
+  await expect(mergeShards([], join(dir, 'out'))).rejects.toThrow(/\[USAGE\] merge needs at least one blob folder/);
+  await expect(mergeShards([join(dir, 'missing')], join(dir, 'out'))).rejects.toThrow(/does not exist/);
+  mkdirSync(join(dir, 'empty'));
+  await expect(mergeShards([join(dir, 'empty')], join(dir, 'out'))).rejects.toThrow(/no blob report \(\*\.zip\)/);
+  for (const [index, seed] of [[1, 1], [2, 2]] as const) {
+    mkdirSync(join(dir, `blob-${index}`, 'blob'), { recursive: true });
+    writeFileSync(join(dir, `blob-${index}`, 'blob', `report-${index}.zip`), 'not read');
+    const matrix = { target: 't', contracts: [], seed, generatedAt: '', verdict: 'pass', summary: {}, cells: [], coverage: {} };
+    writeFileSync(join(dir, `blob-${index}`, 'matrix.json'), JSON.stringify(matrix));
+  }
+  await expect(mergeShards([join(dir, 'blob-1'), join(dir, 'blob-2')], join(dir, 'out'))).rejects.toThrow(/seeds differ \(1 \/ 2\): run every shard with the same seed/);
+});
