@@ -1,8 +1,4 @@
-import { cellTest } from '../fixtures/conformance.js';
-import { methodCellVerdict } from '../fixtures/methodCell.js';
-import { runPlan } from '../fixtures/runPlan.js';
-import { test } from '../fixtures/test.js';
-import { METHOD_CHECKS } from '../src/conformance/index.js';
+import { cellTest, METHOD_CHECKS, methodCellVerdict, runPlan, test } from '../fixtures/index.js';
 
 // Every method of every target contract gets the same battery of checks; each check is one matrix cell,
 // judged on one shared run of the valid, unknown-key and invalid phases for that method.
