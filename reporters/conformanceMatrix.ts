@@ -73,8 +73,7 @@ export default class ConformanceMatrixReporter implements Reporter {
     this.cellTests = suite.allTests().filter((test) => cellFromTags(test.tags) !== undefined);
   }
 
-  async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
-    void result;
+  async onEnd(): Promise<{ status?: FullResult['status'] } | undefined> {
     try {
       const matrix = this.build();
       this.write(matrix);

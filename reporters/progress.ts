@@ -62,8 +62,7 @@ export default class ProgressReporter implements Reporter {
     return true;
   }
 
-  onBegin(config: FullConfig, suite: Suite): void {
-    void config;
+  onBegin(_config: FullConfig, suite: Suite): void {
     this.total = suite.allTests().length;
     this.started = Date.now();
     if (this.tty) {

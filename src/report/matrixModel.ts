@@ -53,7 +53,6 @@ export function failsGate(status: CellStatus): boolean {
   return status === 'fail' || status === 'stale';
 }
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 const MAX_DETAIL = 300;
 
