@@ -70,12 +70,11 @@ export async function createReady(client: MemoryClient, params: Record<string, u
   return created;
 }
 
-/** Submits a prompt and waits for the turn's `message.complete`. */
+/** Submits a prompt and waits for the turn's `message.complete` (the first one after the submission). */
 export async function turn(client: MemoryClient, sessionId: string, text: string): Promise<Record<string, unknown>> {
-  const before = client.events(sessionId).filter((event) => event['type'] === 'message.complete').length;
+  const seen = client.events(sessionId).reduce((max, event) => Math.max(max, Number(event['seq'] ?? 0)), 0);
   await client.call('prompt.submit', { session_id: sessionId, text });
-  await client.waitFor(() => client.events(sessionId).filter((event) => event['type'] === 'message.complete').length > before);
-  return client.events(sessionId).filter((event) => event['type'] === 'message.complete')[before] as Record<string, unknown>;
+  return client.waitForEvent('message.complete', sessionId, (params) => Number(params['seq']) > seen);
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
