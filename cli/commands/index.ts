@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
+import { registerMergeCommand } from './merge.js';
 import { registerReplayCommand } from './replay.js';
+import { registerReportCommand } from './report.js';
 import { registerRunCommand } from './run.js';
 import { registerServeCommand } from './serve.js';
 import { registerSkewCommand } from './skew.js';
@@ -9,5 +11,7 @@ export function registerCommands(program: Command, setExitCode: (code: number) =
   registerRunCommand(program, setExitCode);
   registerServeCommand(program, setExitCode);
   registerReplayCommand(program, setExitCode);
+  registerReportCommand(program, setExitCode);
+  registerMergeCommand(program, setExitCode);
   registerSkewCommand(program, setExitCode);
 }
