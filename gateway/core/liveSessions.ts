@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { GatewayConnection } from './gatewayConnection.js';
 import type { StoredMessage } from './sessionStore.js';
+import type { TimerHandle } from './timers.js';
 
 /** `none`: a lazy session without an agent; `prompt.submit` upgrades it. */
 export type AgentState = 'none' | 'building' | 'ready' | 'failed';
@@ -16,7 +17,7 @@ export interface ActiveTurn {
   readonly startedAt: number;
   assistant: string;
   readonly corrections: string[];
-  readonly timers: Set<NodeJS.Timeout>;
+  readonly timers: Set<TimerHandle>;
   /** Ends the turn early with `message.complete {status: "interrupted"}`; nothing is committed. */
   interrupt(): void;
 }
@@ -46,12 +47,12 @@ export interface LiveSession {
   agent: AgentState;
   buildError: string | null;
   agentWaiters: Array<(failure: string | null) => void>;
-  buildTimer: NodeJS.Timeout | undefined;
+  buildTimer: TimerHandle | undefined;
   turn: ActiveTurn | undefined;
   queue: QueuedTurn[];
   interactionCount: number;
   hydrating: boolean;
-  reaper: NodeJS.Timeout | undefined;
+  reaper: TimerHandle | undefined;
   closed: boolean;
 }
 
