@@ -1,0 +1,218 @@
+import { expect, test } from '@playwright/test';
+import fc from 'fast-check';
+import type { MemoryClient } from '../../gateway/index.js';
+import { type CoreHarness, coreHarness, rpcError } from './helpers/gatewayHarness.js';
+
+/**
+ * Model-based property: random lifecycle sequences over several connections against a simple model of stored rows
+ * and live sessions. Invariants: a stored row is never lost without session.delete; delete is refused while live;
+ * seq increases by exactly one per session; message_count equals the history; a closed session stays resumable.
+ */
+
+const CONNECTIONS = 3;
+const RUNS = 200;
+
+interface Handle {
+  runtimeId: string;
+  key: string;
+  /** Index of the connection the session is bound to; -1 once detached by a drop. */
+  conn: number;
+  closeOnDisconnect: boolean;
+  live: boolean;
+}
+
+interface Model {
+  handles: Handle[];
+  /** Stored rows: key → committed message count. */
+  rows: Map<string, number>;
+}
+
+interface Real {
+  harness: CoreHarness;
+  clients: MemoryClient[];
+  everyClient: MemoryClient[];
+}
+
+type Cmd = fc.AsyncCommand<Model, Real>;
+
+const liveHandles = (m: Readonly<Model>) => m.handles.filter((h) => h.live);
+const pickFrom = <T>(list: readonly T[], pick: number): T => list[pick % list.length] as T;
+
+async function storedKeys(real: Real): Promise<string[]> {
+  const result = await real.clients[0]?.call<{ sessions: Array<{ id: string }> }>('session.list', { include_hidden: true });
+  return result?.sessions.map((row) => row.id) ?? [];
+}
+
+/** Resolves when the session's current turn ends (committed or failed), wherever its events are routed. */
+function turnEnded(real: Real, sessionId: string): Promise<void> {
+  return new Promise((resolve) => {
+    const offs = [
+      real.harness.core.lifecycle.on('turn.committed', (event) => event.sessionId === sessionId && done()),
+      real.harness.core.lifecycle.on('turn.failed', (event) => event.sessionId === sessionId && done()),
+    ];
+    const done = () => {
+      offs.forEach((off) => off());
+      resolve();
+    };
+  });
+}
+
+class Create implements Cmd {
+  constructor(readonly conn: number, readonly closeOnDisconnect: boolean) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const created = await r.clients[this.conn]!.call<{ session_id: string; stored_session_id: string; message_count: number }>('session.create', { close_on_disconnect: this.closeOnDisconnect });
+    expect(created.message_count).toBe(0);
+    m.handles.push({ runtimeId: created.session_id, key: created.stored_session_id, conn: this.conn, closeOnDisconnect: this.closeOnDisconnect, live: true });
+  }
+  toString = () => `Create(conn=${this.conn}, cod=${this.closeOnDisconnect})`;
+}
+
+class Prompt implements Cmd {
+  constructor(readonly pick: number, readonly fail: boolean) {}
+  check = (m: Readonly<Model>) => liveHandles(m).length > 0;
+  async run(m: Model, r: Real) {
+    const handle = pickFrom(liveHandles(m), this.pick);
+    const ended = turnEnded(r, handle.runtimeId);
+    expect(await r.clients[0]!.call('prompt.submit', { session_id: handle.runtimeId, text: this.fail ? '/fail on purpose' : 'hello' })).toEqual({ status: 'streaming' });
+    await ended;
+    m.rows.set(handle.key, (m.rows.get(handle.key) ?? 0) + (this.fail ? 0 : 2));
+    const history = await r.clients[0]!.call<{ count: number }>('session.history', { session_id: handle.runtimeId });
+    expect(history.count).toBe(m.rows.get(handle.key));
+  }
+  toString = () => `Prompt(${this.pick}, fail=${this.fail})`;
+}
+
+class Close implements Cmd {
+  constructor(readonly pick: number) {}
+  check = (m: Readonly<Model>) => m.handles.length > 0;
+  async run(m: Model, r: Real) {
+    const handle = pickFrom(m.handles, this.pick);
+    expect(await r.clients[1]!.call('session.close', { session_id: handle.runtimeId })).toEqual({ closed: handle.live });
+    handle.live = false;
+    if (m.rows.has(handle.key)) expect(await storedKeys(r)).toContain(handle.key);
+  }
+  toString = () => `Close(${this.pick})`;
+}
+
+class Delete implements Cmd {
+  constructor(readonly pick: number) {}
+  check = (m: Readonly<Model>) => m.handles.length > 0;
+  async run(m: Model, r: Real) {
+    const key = pickFrom(m.handles, this.pick).key;
+    const call = r.clients[2]!.call('session.delete', { session_id: key });
+    if (m.handles.some((h) => h.live && h.key === key)) expect((await rpcError(call)).code).toBe(4023);
+    else if (!m.rows.has(key)) expect((await rpcError(call)).code).toBe(4007);
+    else {
+      expect(await call).toEqual({ deleted: key });
+      m.rows.delete(key);
+    }
+  }
+  toString = () => `Delete(${this.pick})`;
+}
+
+class Resume implements Cmd {
+  constructor(readonly pick: number, readonly conn: number) {}
+  check = (m: Readonly<Model>) => m.handles.length > 0;
+  async run(m: Model, r: Real) {
+    const key = pickFrom(m.handles, this.pick).key;
+    const live = m.handles.find((h) => h.live && h.key === key);
+    const call = r.clients[this.conn]!.call<{ session_id: string; message_count: number }>('session.resume', { session_id: key });
+    if (!m.rows.has(key) && !live) {
+      expect((await rpcError(call)).code).toBe(4007);
+      return;
+    }
+    const snapshot = await call;
+    expect(snapshot.message_count).toBe(m.rows.get(key) ?? 0);
+    if (live) {
+      expect(snapshot.session_id).toBe(live.runtimeId);
+      live.conn = this.conn;
+    } else {
+      expect(m.handles.some((h) => h.runtimeId === snapshot.session_id)).toBe(false);
+      m.handles.push({ runtimeId: snapshot.session_id, key, conn: this.conn, closeOnDisconnect: false, live: true });
+    }
+  }
+  toString = () => `Resume(${this.pick}, conn=${this.conn})`;
+}
+
+class Undo implements Cmd {
+  constructor(readonly pick: number) {}
+  check = (m: Readonly<Model>) => liveHandles(m).length > 0;
+  async run(m: Model, r: Real) {
+    const handle = pickFrom(liveHandles(m), this.pick);
+    const count = m.rows.get(handle.key) ?? 0;
+    expect(await r.clients[0]!.call('session.undo', { session_id: handle.runtimeId })).toEqual({ removed: count >= 2 ? 2 : 0 });
+    if (m.rows.has(handle.key)) m.rows.set(handle.key, Math.max(0, count - 2));
+  }
+  toString = () => `Undo(${this.pick})`;
+}
+
+class Drop implements Cmd {
+  constructor(readonly conn: number) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    r.clients[this.conn]!.close(1006, 'dropped');
+    for (const handle of m.handles) {
+      if (!handle.live || handle.conn !== this.conn) continue;
+      if (handle.closeOnDisconnect) handle.live = false;
+      else handle.conn = -1;
+    }
+    const fresh = r.harness.client();
+    r.clients[this.conn] = fresh;
+    r.everyClient.push(fresh);
+    for (const handle of m.handles) expect(r.harness.core.rt.live.get(handle.runtimeId) !== undefined).toBe(handle.live);
+  }
+  toString = () => `Drop(conn=${this.conn})`;
+}
+
+const conn = fc.integer({ min: 0, max: CONNECTIONS - 1 });
+const pick = fc.nat({ max: 1000 });
+const commandArbs = [
+  fc.tuple(conn, fc.boolean()).map(([c, cod]) => new Create(c, cod)),
+  fc.tuple(pick, fc.boolean()).map(([p, fail]) => new Prompt(p, fail)),
+  fc.tuple(pick, fc.constant(false)).map(([p]) => new Prompt(p, false)),
+  pick.map((p) => new Close(p)),
+  pick.map((p) => new Delete(p)),
+  fc.tuple(pick, conn).map(([p, c]) => new Resume(p, c)),
+  pick.map((p) => new Undo(p)),
+  conn.map((c) => new Drop(c)),
+];
+
+async function finalChecks(m: Model, r: Real): Promise<void> {
+  // No stored row lost: exactly the model's rows are stored.
+  expect((await storedKeys(r)).sort()).toEqual([...m.rows.keys()].sort());
+  for (const handle of m.handles) {
+    const replay = await r.clients[0]!.call<{ events: Array<{ seq: number }>; latest_seq: number; truncated: boolean }>('session.events.since', { session_id: handle.runtimeId, last_seen: 0 });
+    expect(replay.truncated).toBe(false);
+    expect(replay.events.map((event) => event.seq)).toEqual(Array.from({ length: replay.latest_seq }, (_, i) => i + 1));
+  }
+  for (const client of r.everyClient) {
+    const last = new Map<string, number>();
+    for (const event of client.events()) {
+      const session = String(event['session_id'] ?? '');
+      if (!session) continue;
+      const seq = Number(event['seq']);
+      expect(seq).toBeGreaterThan(last.get(session) ?? 0);
+      last.set(session, seq);
+    }
+  }
+}
+
+test(`random lifecycle sequences over ${CONNECTIONS} connections keep the model's invariants (${RUNS} runs)`, async () => {
+  test.setTimeout(90_000);
+  await fc.assert(
+    fc.asyncProperty(fc.commands(commandArbs, { maxCommands: 24 }), async (commands) => {
+      const harness = coreHarness({ buildDelayMs: 0, orphanGraceMs: 600_000 });
+      const clients = Array.from({ length: CONNECTIONS }, () => harness.client());
+      const real: Real = { harness, clients, everyClient: [...clients] };
+      const model: Model = { handles: [], rows: new Map() };
+      try {
+        await fc.asyncModelRun(() => ({ model, real }), commands);
+        await finalChecks(model, real);
+      } finally {
+        harness.close();
+      }
+    }),
+    { numRuns: RUNS, interruptAfterTimeLimit: 80_000, markInterruptAsFailure: true },
+  );
+});
