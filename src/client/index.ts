@@ -12,3 +12,4 @@ export {
 } from './rpcClient.js';
 export { isHttpTarget, tokenInUrl, withToken } from './targetUrl.js';
 export { Transcript, type TranscriptDirection, type TranscriptEntry } from './transcript.js';
+export { ResilientCaller } from './resilientCaller.js';
