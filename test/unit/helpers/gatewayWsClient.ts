@@ -7,11 +7,18 @@ export class WsTestClient {
   readonly frames: Frame[] = [];
   closed: { code: number; reason: string } | undefined;
   private readonly listeners = new Set<() => void>();
+  private readonly pending = new Map<string, (frame: Frame) => void>();
   private nextId = 1;
 
   private constructor(readonly socket: WebSocket) {
     socket.on('message', (data) => {
-      this.frames.push(JSON.parse(data.toString()) as Frame);
+      const frame = JSON.parse(data.toString()) as Frame;
+      this.frames.push(frame);
+      const answered = typeof frame['id'] === 'string' && !('method' in frame) ? this.pending.get(frame['id']) : undefined;
+      if (answered) {
+        this.pending.delete(frame['id'] as string);
+        answered(frame);
+      }
       for (const listener of [...this.listeners]) listener();
     });
     socket.on('close', (code, reason) => {
@@ -61,12 +68,23 @@ export class WsTestClient {
     });
   }
 
-  async call<T = Frame>(method: string, params: unknown = {}): Promise<T> {
+  /** Sends a request and resolves with the whole response frame. */
+  request(method: string, params: unknown = {}): Promise<Frame> {
     const id = `w${this.nextId++}`;
+    const answered = new Promise<Frame>((resolve) => this.pending.set(id, resolve));
     this.socket.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
-    const frame = await this.waitFor((candidate) => candidate['id'] === id);
+    return answered;
+  }
+
+  async call<T = Frame>(method: string, params: unknown = {}): Promise<T> {
+    const frame = await this.request(method, params);
     if (frame['error']) throw new Error(`${method}: ${JSON.stringify(frame['error'])}`);
     return frame['result'] as T;
+  }
+
+  /** The `params` of every event received so far. */
+  events(): Frame[] {
+    return this.frames.filter((frame) => frame['method'] === 'event').map((frame) => frame['params'] as Frame);
   }
 
   sendRaw(text: string): void {
