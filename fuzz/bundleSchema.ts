@@ -14,16 +14,19 @@ function decodePointer(ref: string): string[] {
     .map((part) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
-/** Copies a schema tree, rewriting draft-04 boolean `exclusiveMinimum`/`exclusiveMaximum` into the numeric form ajv accepts. */
-function copySchemaTree(node: unknown, refs: Set<string>): unknown {
-  if (Array.isArray(node)) return node.map((item) => copySchemaTree(item, refs));
+/**
+ * Copies a schema tree: `$id`/`$schema` dropped (refs are document-relative), draft-04 boolean
+ * `exclusiveMinimum`/`exclusiveMaximum` rewritten into the numeric form ajv accepts, and every `$ref`
+ * passed through `mapRef`.
+ */
+export function copySchemaTree(node: unknown, mapRef: (ref: string) => string): unknown {
+  if (Array.isArray(node)) return node.map((item) => copySchemaTree(item, mapRef));
   if (typeof node !== 'object' || node === null) return node;
   const source = node as Record<string, unknown>;
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(source)) {
-    if (key === '$id' || key === 'id' || key === '$schema') continue;
-    if (key === '$ref' && typeof value === 'string') refs.add(value);
-    copy[key] = copySchemaTree(value, refs);
+    if (key === '$id' || key === '$schema') continue;
+    copy[key] = key === '$ref' && typeof value === 'string' ? mapRef(value) : copySchemaTree(value, mapRef);
   }
   for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
     if (typeof copy[flag] === 'boolean') {
@@ -55,7 +58,11 @@ function place(root: Record<string, unknown>, parts: string[], value: unknown): 
 export function bundleSchema(schema: JsonSchema, resolver: SchemaResolver): JsonSchema {
   if (typeof schema === 'boolean') return schema;
   const refs = new Set<string>();
-  const root = copySchemaTree(schema, refs) as JsonSchemaObject;
+  const collect = (ref: string) => {
+    refs.add(ref);
+    return ref;
+  };
+  const root = copySchemaTree(schema, collect) as JsonSchemaObject;
   const placed = new Set<string>();
   while (placed.size < refs.size) {
     for (const ref of [...refs]) {
@@ -65,7 +72,7 @@ export function bundleSchema(schema: JsonSchema, resolver: SchemaResolver): Json
       if (!ref.startsWith('#/')) throw new DanglingRefError(ref);
       const target = resolver.resolve(ref);
       if (target === undefined) throw new DanglingRefError(ref);
-      place(root, decodePointer(ref), copySchemaTree(target, refs));
+      place(root, decodePointer(ref), copySchemaTree(target, collect));
     }
   }
   return root;

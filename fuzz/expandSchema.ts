@@ -51,6 +51,13 @@ function expand(schema: JsonSchema, options: ExpandOptions, refStack: readonly s
   if (typeof schema.$ref === 'string') return expandRef(schema, schema.$ref, options, refStack, local);
   const factors: Expansion[] = [{ ...result, alternatives: [{ flat: flatOf(schema), refStack }] }];
   for (const member of schema.allOf ?? []) factors.push(expand(member, options, refStack, local));
+  if (schema['if'] !== undefined && (schema['then'] !== undefined || schema['else'] !== undefined)) {
+    // if/then/else is the union of (if ∧ then) and (¬if ∧ else).
+    const condition = schema['if'] as JsonSchema;
+    const taken = expand({ allOf: [condition, (schema['then'] as JsonSchema | undefined) ?? true] }, options, refStack, local);
+    const skipped = expand({ allOf: [{ not: condition }, (schema['else'] as JsonSchema | undefined) ?? true] }, options, refStack, local);
+    factors.push({ alternatives: [...taken.alternatives, ...skipped.alternatives], exhausted: taken.exhausted || skipped.exhausted, dropped: [...taken.dropped, ...skipped.dropped], exclusive: taken.exclusive || skipped.exclusive });
+  }
   for (const [keyword, branches] of [['anyOf', schema.anyOf], ['oneOf', schema.oneOf]] as const) {
     if (!branches) continue;
     const union: Expansion = { ...result, alternatives: [], dropped: [], exclusive: keyword === 'oneOf' && branches.length > 1 };

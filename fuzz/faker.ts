@@ -1,8 +1,9 @@
 import * as fc from 'fast-check';
-import { generate } from 'json-schema-faker';
-import type { JsonSchema, JsonSchemaObject, SchemaResolver } from '../src/contracts/schemaTypes.js';
+import { generate, type JsonSchema as FakerSchema, type Random } from 'json-schema-faker';
+import type { JsonSchema, SchemaResolver } from '../src/contracts/schemaTypes.js';
 import type { JsonValue } from '../src/rpc/messages.js';
-import { bundleSchema } from './bundleSchema.js';
+import { copySchemaTree, DanglingRefError } from './bundleSchema.js';
+import { formatArbitrary, STRING_FORMATS } from './formats.js';
 import { arbitraryFromSchema, type SchemaArbitraryOptions } from './fromSchema.js';
 import { schemaCheckFor } from './schemaCheck.js';
 
@@ -11,11 +12,11 @@ export interface FakeOptions {
   /** Same seed, same value. */
   seed: number;
   /**
-   * The document's `components` object. When given, it is attached to the schema as json-schema-faker expects
-   * ("#/components/..." then resolves inside the root); otherwise every reachable `$ref` is bundled through `resolver`.
+   * The document's `components` object. When given, "#/components/..." refs are read from it directly;
+   * otherwise every `$ref` goes through `resolver`. Either way json-schema-faker gets them via its `refResolver`.
    */
   components?: Record<string, unknown>;
-  /** Recursion bound for `$ref`s (json-schema-faker's refDepthMax, and maxDepth of the fallback). Default 2. */
+  /** Recursion bound of the fast-check fallback (default 2); json-schema-faker keeps its own depth limit. */
   maxDepth?: number;
   /** Probability of each optional property (default 0.5). */
   optionalsProbability?: number;
@@ -37,12 +38,12 @@ export async function fakeFromSchema(schema: JsonSchema, options: FakeOptions): 
   const maxDepth = options.maxDepth ?? 2;
   let reason: string;
   try {
-    const root = fakerRoot(schema, options);
-    const raw = await generate(root as never, {
+    const raw = await generate(fakerSchema(schema) as FakerSchema, {
       seed: options.seed,
-      refDepthMax: maxDepth,
       maxDefaultItems: 3,
       optionalsProbability: options.optionalsProbability ?? 0.5,
+      refResolver: refResolverFor(options),
+      formats: FAKER_FORMATS,
     });
     const value = raw === undefined ? undefined : (JSON.parse(JSON.stringify(raw)) as JsonValue);
     if (value !== undefined && check.accepts(schema, value)) return { value, source: 'faker' };
@@ -56,8 +57,48 @@ export async function fakeFromSchema(schema: JsonSchema, options: FakeOptions): 
   return { value: value ?? null, source: 'fast-check', fallbackReason: reason };
 }
 
-function fakerRoot(schema: JsonSchema, options: FakeOptions): JsonSchema {
-  if (options.components === undefined || typeof schema === 'boolean') return bundleSchema(schema, options.resolver);
-  const root: JsonSchemaObject = { ...schema, components: options.components };
-  return root;
+/** Refs are handed to json-schema-faker through its `refResolver`, from the components when given, else the resolver. */
+function refResolverFor(options: FakeOptions): (ref: string) => FakerSchema {
+  const components = options.components;
+  return (ref) => {
+    const target = components !== undefined && ref.startsWith('#/components/') ? pointerIn(components, ref.slice('#/components/'.length)) : options.resolver.resolve(ref);
+    if (target === undefined) throw new DanglingRefError(ref);
+    return fakerSchema(target as JsonSchema) as FakerSchema;
+  };
 }
+
+function pointerIn(root: unknown, pointer: string): unknown {
+  let node = root;
+  for (const part of pointer.split('/')) {
+    const key = decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
+    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
+  }
+  return node;
+}
+
+/** json-schema-faker reads 2020-12: draft-07 tuples (`items: [...]`, `additionalItems`) become `prefixItems`/`items`. */
+function fakerSchema(schema: JsonSchema): JsonSchema {
+  const copy = copySchemaTree(schema, (ref) => ref);
+  const rewrite = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(rewrite);
+    if (typeof node !== 'object' || node === null) return;
+    const record = node as Record<string, unknown>;
+    if (Array.isArray(record['items'])) {
+      record['prefixItems'] = record['items'];
+      if (record['additionalItems'] === undefined) delete record['items'];
+      else record['items'] = record['additionalItems'];
+      delete record['additionalItems'];
+    }
+    Object.values(record).forEach(rewrite);
+  };
+  rewrite(copy);
+  return copy as JsonSchema;
+}
+
+/** Formats json-schema-faker lacks or renders in a form ajv-formats refuses, drawn from our own generators. */
+const FAKER_FORMATS = Object.fromEntries(
+  STRING_FORMATS.filter((f) => !['date-time', 'date', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid', 'uri', 'json-pointer'].includes(f)).map((format) => [
+    format,
+    (random: Random) => fc.sample(formatArbitrary(format) ?? fc.constant(''), { seed: random.int(0, 2 ** 31 - 1), numRuns: 1 })[0] ?? '',
+  ]),
+);

@@ -1,5 +1,6 @@
 import type { JsonSchema, JsonSchemaObject } from '../src/contracts/schemaTypes.js';
 import type { JsonValue } from '../src/rpc/messages.js';
+import { patternRegExp } from './flatChecks.js';
 import { canonicalJson, jsonTypeOf } from './jsonValues.js';
 
 export type JsonType = 'null' | 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object';
@@ -46,7 +47,7 @@ export interface FlatSchema {
   unsupported: string[];
 }
 
-const UNSUPPORTED_KEYWORDS = ['if', 'then', 'else', 'contains', 'propertyNames', 'dependencies', 'dependentRequired', 'dependentSchemas', 'unevaluatedItems', 'unevaluatedProperties'];
+const UNSUPPORTED_KEYWORDS = ['contains', 'propertyNames', 'dependencies', 'dependentRequired', 'dependentSchemas', 'unevaluatedItems', 'unevaluatedProperties'];
 
 export function emptyFlat(): FlatSchema {
   return { fromConst: false, patterns: [], formats: [], multipleOf: [], prefixItems: [], uniqueItems: false, properties: new Map(), required: new Set(), forbidden: new Set(), patternProperties: new Map(), not: [], unsupported: [] };
@@ -94,18 +95,38 @@ export function flatOf(node: JsonSchemaObject): FlatSchema {
   for (const key of node.required ?? []) flat.required.add(key);
   for (const [pattern, schema] of Object.entries(node.patternProperties ?? {})) flat.patternProperties.set(pattern, schema);
   if (node.additionalProperties !== undefined) flat.additional = node.additionalProperties;
-  if (node.not !== undefined) flat.not = [node.not];
+  if (node.not !== undefined && !excludeTypes(flat, node.not)) flat.not = [node.not];
   if (node.default !== undefined) flat.default = { value: node.default };
   flat.unsupported = UNSUPPORTED_KEYWORDS.filter((k) => node[k] !== undefined);
   return flat;
+}
+
+/** `not: {type: …}` is folded into `types` (so generators never fight a filter); returns false when it cannot be. */
+function excludeTypes(flat: FlatSchema, not: JsonSchema): boolean {
+  if (typeof not !== 'object' || not.type === undefined || !Object.keys(not).every((k) => k === 'type' || ANNOTATIONS.has(k))) return false;
+  const excluded = new Set((Array.isArray(not.type) ? not.type : [not.type]) as JsonType[]);
+  if (excluded.has('integer') && !excluded.has('number')) return false;
+  if (excluded.has('number')) excluded.add('integer');
+  flat.types = (flat.types ?? JSON_TYPES).filter((t) => !excluded.has(t));
+  return true;
 }
 
 function copyNumber(node: JsonSchemaObject, flat: FlatSchema, keys: Array<keyof FlatSchema & keyof JsonSchemaObject>): void {
   for (const key of keys) if (typeof node[key] === 'number') (flat as unknown as Record<string, number>)[key] = node[key];
 }
 
+/** Types implied by the keywords present when `type` is absent (generation only: validation admits every type). */
+export function inferTypes(flat: FlatSchema): JsonType[] | undefined {
+  const types: JsonType[] = [];
+  if (flat.properties.size > 0 || flat.required.size > 0 || flat.patternProperties.size > 0 || flat.additional !== undefined) types.push('object');
+  if (flat.prefixItems.length > 0 || flat.items !== undefined || flat.minItems !== undefined || flat.maxItems !== undefined) types.push('array');
+  if (flat.patterns.length > 0 || flat.minLength !== undefined || flat.maxLength !== undefined || flat.formats.length > 0) types.push('string');
+  if (flat.minimum !== undefined || flat.maximum !== undefined || flat.exclusiveMinimum !== undefined || flat.exclusiveMaximum !== undefined || flat.multipleOf.length > 0) types.push('number');
+  return types.length > 0 ? types : undefined;
+}
+
 export function matchingPatterns(flat: FlatSchema, key: string): JsonSchema[] {
-  return [...flat.patternProperties].filter(([pattern]) => new RegExp(pattern, 'u').test(key)).map(([, schema]) => schema);
+  return [...flat.patternProperties].filter(([pattern]) => patternRegExp(pattern)?.test(key) ?? false).map(([, schema]) => schema);
 }
 
 /** The constraint that `flat` puts on the value of `key`; `false` when the key is not allowed. */

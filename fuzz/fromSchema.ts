@@ -3,7 +3,7 @@ import type { JsonSchema, SchemaResolver } from '../src/contracts/schemaTypes.js
 import type { JsonValue } from '../src/rpc/messages.js';
 import { expandSchema } from './expandSchema.js';
 import { shallowFits } from './flatChecks.js';
-import { type FlatSchema, isEmptySchema, type JsonType, matchingPatterns, schemaForKey } from './flatSchema.js';
+import { type FlatSchema, inferTypes, isEmptySchema, type JsonType, matchingPatterns, schemaForKey } from './flatSchema.js';
 import { canonicalJson, cloneJson, defineKey } from './jsonValues.js';
 import { anyJson, guardedFilter, integerArbitrary, numberArbitrary, plainKey, stringArbitrary } from './leafArbitraries.js';
 import { minimalValue } from './minimalValue.js';
@@ -14,9 +14,9 @@ export interface SchemaArbitraryOptions {
   resolver: SchemaResolver;
   /** How many times a recursive `$ref` may re-enter itself on one path (default 2); deeper, the smallest finite branch is taken. */
   maxDepth?: number;
-  /** Array length cap when the schema sets no `maxItems` (default 3). */
+  /** Longest generated array (default 3), also below a larger `maxItems`; a larger `minItems` wins. Boundaries are the mutations' job. */
   maxItems?: number;
-  /** String length cap when the schema sets no `maxLength` and no pattern/format decides (default 12). */
+  /** Longest plain string (default 12), also below a larger `maxLength`; `minLength`, patterns and formats decide their own lengths. */
   maxStringLength?: number;
   /** Optional properties: present at random (default), all present, or none. */
   optional?: 'random' | 'all' | 'none';
@@ -27,7 +27,15 @@ export interface SchemaArbitraryOptions {
 export type ResolvedOptions = Required<SchemaArbitraryOptions> & { check: SchemaCheck };
 
 export function resolveOptions(options: SchemaArbitraryOptions): ResolvedOptions {
-  return { maxDepth: 2, maxItems: 3, maxStringLength: 12, optional: 'random', extraKeys: false, ...options, check: schemaCheckFor(options.resolver) };
+  return {
+    resolver: options.resolver,
+    maxDepth: options.maxDepth ?? 2,
+    maxItems: options.maxItems ?? 3,
+    maxStringLength: options.maxStringLength ?? 12,
+    optional: options.optional ?? 'random',
+    extraKeys: options.extraKeys ?? false,
+    check: schemaCheckFor(options.resolver),
+  };
 }
 
 /** The schema admits no value the generators can build (contradictory `allOf`, only infinite recursion, …). */
@@ -83,15 +91,6 @@ function buildFlat(flat: FlatSchema, options: ResolvedOptions, refStack: readonl
   return built;
 }
 
-function inferTypes(flat: FlatSchema): JsonType[] | undefined {
-  const types: JsonType[] = [];
-  if (flat.properties.size > 0 || flat.required.size > 0 || flat.patternProperties.size > 0 || flat.additional !== undefined) types.push('object');
-  if (flat.prefixItems.length > 0 || flat.items !== undefined || flat.minItems !== undefined || flat.maxItems !== undefined) types.push('array');
-  if (flat.patterns.length > 0 || flat.minLength !== undefined || flat.maxLength !== undefined || flat.formats.length > 0) types.push('string');
-  if (flat.minimum !== undefined || flat.maximum !== undefined || flat.exclusiveMinimum !== undefined || flat.exclusiveMaximum !== undefined || flat.multipleOf.length > 0) types.push('number');
-  return types.length > 0 ? types : undefined;
-}
-
 function buildTypes(flat: FlatSchema, options: ResolvedOptions, refStack: readonly string[]): Built {
   if (flat.enum) {
     const values = flat.enum.filter((v) => shallowFits(flat, v));
@@ -143,8 +142,8 @@ function buildType(type: JsonType, flat: FlatSchema, options: ResolvedOptions, r
 
 function buildArray(flat: FlatSchema, options: ResolvedOptions, refStack: readonly string[]): Built {
   const min = flat.minItems ?? 0;
-  const max = flat.maxItems ?? Math.max(min, options.maxItems);
-  if (min > max) return { fail: 'never', reasons: [`minItems ${min} > maxItems ${max}`] };
+  if (flat.maxItems !== undefined && min > flat.maxItems) return { fail: 'never', reasons: [`minItems ${min} > maxItems ${flat.maxItems}`] };
+  const max = Math.min(flat.maxItems ?? Infinity, Math.max(min, options.maxItems));
   const item: Built = flat.items === undefined ? { arb: anyJson() } : flat.items === false ? { fail: 'never', reasons: ['items: false'] } : build(flat.items, options, refStack);
   const prefix: fc.Arbitrary<JsonValue>[] = [];
   let prefixFailure: Built | undefined;

@@ -16,15 +16,9 @@ export function jsonEqual(a: JsonValue, b: JsonValue): boolean {
   return canonicalJson(a) === canonicalJson(b);
 }
 
-/** A deep copy with plain prototypes; `__proto__` keys are defined as own properties, never as prototypes. */
+/** A deep copy; JSON.parse defines `__proto__` keys as own properties, never as prototypes. */
 export function cloneJson<T extends JsonValue>(value: T): T {
-  if (Array.isArray(value)) return value.map((item) => cloneJson(item)) as T;
-  if (value !== null && typeof value === 'object') {
-    const copy: Record<string, JsonValue> = {};
-    for (const [key, item] of Object.entries(value)) defineKey(copy, key, cloneJson(item));
-    return copy as T;
-  }
-  return value;
+  return JSON.parse(JSON.stringify(value)) as T;
 }
 
 export function defineKey(target: Record<string, JsonValue>, key: string, value: JsonValue): void {

@@ -56,7 +56,7 @@ export function stringArbitrary(flat: FlatSchema, maxStringLength: number): Leaf
     arb = patternArbitrary(flat.patterns[0] as string, max);
     if (arb === undefined) return { never: `pattern ${JSON.stringify(flat.patterns[0])} is not a valid unicode regular expression` };
   }
-  if (arb === undefined) return { arb: fc.string({ minLength: min, maxLength: max ?? Math.max(min, maxStringLength) }) };
+  if (arb === undefined) return { arb: fc.string({ minLength: min, maxLength: Math.min(max ?? Infinity, Math.max(min, maxStringLength)) }) };
   return { arb: guardedFilter(arb, (s) => stringFits(flat, s), `string constraints ${describeString(flat)}`) };
 }
 

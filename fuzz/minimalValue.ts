@@ -3,7 +3,7 @@ import type { JsonSchema } from '../src/contracts/schemaTypes.js';
 import type { JsonValue } from '../src/rpc/messages.js';
 import { expandSchema } from './expandSchema.js';
 import { numberFits, numberRange, shallowFits, stringFits } from './flatChecks.js';
-import { type FlatSchema, isEmptySchema, type JsonType, matchingPatterns, schemaForKey } from './flatSchema.js';
+import { type FlatSchema, inferTypes, isEmptySchema, type JsonType, matchingPatterns, schemaForKey } from './flatSchema.js';
 import { formatSample, knownStringFormat } from './formats.js';
 import { arbitraryFromSchema, resolveOptions, type ResolvedOptions, type SchemaArbitraryOptions, UnsatisfiableSchemaError } from './fromSchema.js';
 import { canonicalJson, cloneJson, defineKey } from './jsonValues.js';
@@ -50,7 +50,7 @@ function walk(schema: JsonSchema, options: ResolvedOptions, refStack: readonly s
     } else if (!expansion.exclusive || options.check.accepts(schema, outcome.value)) found.push(outcome.value);
     else ambiguous = true;
   }
-  if (found.length === 0 && ambiguous) found.push(...sampleExclusive(schema, options, refStack));
+  if (found.length === 0 && !exhausted) found.push(...sampleValid(schema, options));
   if (ambiguous && found.length === 0) reasons.push('every candidate matches several oneOf branches');
   const best = pick(found, mode);
   return best === undefined ? { fail: exhausted ? 'exhausted' : 'never', reasons } : { value: best };
@@ -58,8 +58,11 @@ function walk(schema: JsonSchema, options: ResolvedOptions, refStack: readonly s
 
 const sampling = new Set<JsonSchema>();
 
-/** `oneOf` whose simplest candidates match several branches (e.g. two array branches and `[]`): sample instead. */
-function sampleExclusive(schema: JsonSchema, options: ResolvedOptions, refStack: readonly string[]): JsonValue[] {
+/**
+ * Last resort when the deterministic candidates are all rejected (a `oneOf` whose simplest candidates match
+ * several branches, a `not` that excludes them): valid values sampled from the arbitrary with a fixed seed.
+ */
+function sampleValid(schema: JsonSchema, options: ResolvedOptions): JsonValue[] {
   if (sampling.has(schema)) return [];
   sampling.add(schema);
   try {
@@ -93,7 +96,7 @@ function walkFlat(flat: FlatSchema, options: ResolvedOptions, refStack: readonly
     const value = flat.enum.find((v) => fits(flat, v, options));
     return value === undefined ? { fail: 'never', reasons: ['no enum/const value satisfies the other keywords'] } : { value: cloneJson(value) };
   }
-  const declared = flat.types ?? inferredTypes(flat);
+  const declared = flat.types ?? inferTypes(flat) ?? MINIMAL_ORDER;
   const reasons: string[] = [];
   let exhausted = false;
   for (const type of mode === 'minimal' ? MINIMAL_ORDER : RICH_ORDER) {
@@ -108,21 +111,13 @@ function walkFlat(flat: FlatSchema, options: ResolvedOptions, refStack: readonly
   return { fail: exhausted ? 'exhausted' : 'never', reasons };
 }
 
-/** Only scalar defaults and enum values are taken as they are: a structured default may hide invalid nested parts. */
 function fits(flat: FlatSchema, value: JsonValue, options: ResolvedOptions): boolean {
   return shallowFits(flat, value) && flat.not.every((n) => !options.check.accepts(n, value));
 }
 
+/** Only scalar defaults are taken as they are: a structured default may hide invalid nested parts. */
 function isScalar(value: JsonValue): boolean {
   return value === null || typeof value !== 'object';
-}
-
-function inferredTypes(flat: FlatSchema): readonly JsonType[] {
-  if (flat.properties.size > 0 || flat.required.size > 0 || flat.patternProperties.size > 0 || flat.additional !== undefined) return ['object'];
-  if (flat.prefixItems.length > 0 || flat.items !== undefined) return ['array'];
-  if (flat.patterns.length > 0 || flat.formats.length > 0 || flat.minLength !== undefined || flat.maxLength !== undefined) return ['string'];
-  if (flat.minimum !== undefined || flat.maximum !== undefined || flat.exclusiveMinimum !== undefined || flat.exclusiveMaximum !== undefined) return ['number'];
-  return MINIMAL_ORDER;
 }
 
 function walkType(type: JsonType, flat: FlatSchema, options: ResolvedOptions, refStack: readonly string[], mode: Mode): Outcome {

@@ -3,7 +3,7 @@ import type { JsonSchema, SchemaResolver } from '../src/contracts/schemaTypes.js
 import type { JsonValue } from '../src/rpc/messages.js';
 import { codePointLength, patternRegExp } from './flatChecks.js';
 import type { FlatSchema, JsonType } from './flatSchema.js';
-import { canonicalJson, cloneJson, dottedPath, editAt, isObjectValue, type JsonPath, jsonPointer, jsonTypeOf } from './jsonValues.js';
+import { canonicalJson, cloneJson, dottedPath, editAt, isObjectValue, type JsonPath, jsonPointer, jsonTypeOf, valueAt } from './jsonValues.js';
 import { schemaCheckFor } from './schemaCheck.js';
 import { type WalkNode, walkValue } from './walkValue.js';
 
@@ -47,10 +47,11 @@ export function mutationsOf(schema: JsonSchema, value: JsonValue, options: Mutat
   const seen = new Set<string>();
   walkValue(schema, value, options.resolver, (node) => {
     for (const candidate of candidatesAt(node)) {
-      const payload = editAt(value, candidate.path, candidate.edit);
-      const identity = `${candidate.kind} ${jsonPointer(candidate.path)} ${canonicalJson(payload)}`;
+      const replacement = candidate.edit(valueAt(value, candidate.path));
+      const identity = `${candidate.kind} ${jsonPointer(candidate.path)} ${replacement === undefined ? '-' : canonicalJson(replacement)}`;
       if (seen.has(identity)) continue;
       seen.add(identity);
+      const payload = editAt(value, candidate.path, () => replacement);
       if (!rejectedAsIntended(check.errors(schema, payload), candidate)) continue;
       const path = [...candidate.path];
       out.push({ kind: candidate.kind, path, dottedPath: dottedPath(path), payload, expectedKeyword: candidate.keyword, description: `${dottedPath(path) || '(root)'}: ${candidate.description}` });

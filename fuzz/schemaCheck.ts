@@ -1,8 +1,8 @@
-import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createAjv } from '../src/contracts/ajvFactory.js';
 import type { JsonSchema, SchemaResolver } from '../src/contracts/schemaTypes.js';
 import type { JsonValue } from '../src/rpc/messages.js';
-import { bundleSchema } from './bundleSchema.js';
+import { copySchemaTree, DanglingRefError } from './bundleSchema.js';
 
 /**
  * Validation used by the generators to settle what the schema itself decides (which `anyOf` branch a value
@@ -25,15 +25,30 @@ export function schemaCheckFor(resolver: SchemaResolver): SchemaCheck {
   return check;
 }
 
+/**
+ * One Ajv per resolver. Each `$ref` target is registered once under its own id and compiled once, however
+ * many schemas reach it, which keeps checking many subschemas of one document cheap.
+ */
 function createSchemaCheck(resolver: SchemaResolver): SchemaCheck {
-  let ajv: Ajv | undefined;
+  const ajv = createAjv({ validateSchema: false, logger: false, inlineRefs: false });
+  const registered = new Set<string>();
   const compiled = new WeakMap<object, ValidateFunction>();
+  const idOf = (ref: string) => `urn:contract-gate:fuzz:${encodeURIComponent(ref)}`;
+  const mapRef = (ref: string): string => {
+    if (!ref.startsWith('#/')) throw new DanglingRefError(ref);
+    if (!registered.has(ref)) {
+      registered.add(ref);
+      const target = resolver.resolve(ref);
+      if (target === undefined) throw new DanglingRefError(ref);
+      ajv.addSchema(copySchemaTree(target, mapRef) as object, idOf(ref));
+    }
+    return idOf(ref);
+  };
   const validator = (schema: JsonSchema): ValidateFunction | boolean => {
     if (typeof schema === 'boolean') return schema;
     let validate = compiled.get(schema);
     if (!validate) {
-      ajv ??= createAjv({ validateSchema: false, logger: false });
-      validate = ajv.compile(bundleSchema(schema, resolver) as object);
+      validate = ajv.compile(copySchemaTree(schema, mapRef) as object);
       compiled.set(schema, validate);
     }
     return validate;

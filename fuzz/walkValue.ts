@@ -1,6 +1,7 @@
 import type { JsonSchema, SchemaResolver } from '../src/contracts/schemaTypes.js';
 import type { JsonValue } from '../src/rpc/messages.js';
 import { type Expansion, expandSchema } from './expandSchema.js';
+import { shallowFits } from './flatChecks.js';
 import { type FlatSchema, flatToSchema, schemaForKey } from './flatSchema.js';
 import { isObjectValue, type JsonPath } from './jsonValues.js';
 import { schemaCheckFor } from './schemaCheck.js';
@@ -50,7 +51,10 @@ export function walkValue(schema: JsonSchema, value: JsonValue, resolver: Schema
   const check = schemaCheckFor(resolver);
   const step = (current: JsonSchema, node: JsonValue, path: JsonPath) => {
     const alternatives = alternativesOf(current, resolver).alternatives.map((a) => a.flat);
-    const matching = alternatives.length === 1 && check.accepts(current, node) ? alternatives : alternatives.filter((flat) => check.accepts(alternativeSchema(flat), node));
+    // The root value is valid and each step follows an alternative the parent satisfies, so a lone alternative
+    // needs no check; among several, a cheap shallow test usually decides before ajv has to.
+    const shallow = alternatives.length === 1 ? alternatives : alternatives.filter((flat) => shallowFits(flat, node));
+    const matching = shallow.length <= 1 ? shallow : shallow.filter((flat) => check.accepts(alternativeSchema(flat), node));
     visit({ path, value: node, schema: current, alternatives, matching });
     const chosen = matching[0];
     if (chosen === undefined) return;

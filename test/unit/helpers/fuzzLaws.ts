@@ -1,4 +1,6 @@
 import type { ErrorObject } from 'ajv';
+import type { UnknownKeyProbe } from '../../../fuzz/index.js';
+import type { JsonValue } from '../../../src/rpc/messages.js';
 
 /**
  * Law tests run with a fixed seed so CI is reproducible; set CG_FUZZ_SEED to explore other seeds locally.
@@ -12,4 +14,19 @@ export function lawParams(numRuns: number): { seed: number; numRuns: number } {
 
 export function describeErrors(errors: readonly ErrorObject[]): string {
   return errors.map((e) => `${e.instancePath || '(root)'} ${e.keyword}: ${e.message ?? ''}`).join('; ');
+}
+
+/** The unknown-key law the params suites rely on, checked with a validator independent of fuzz/: closed probes are rejected at the injected key, open ones accepted. */
+export function probeViolations(probes: UnknownKeyProbe[], errorsOf: (payload: JsonValue) => ErrorObject[]): string[] {
+  const out: string[] = [];
+  for (const probe of probes) {
+    const errors = errorsOf(probe.payload);
+    if (probe.policy === 'open' && errors.length > 0) out.push(`open ${probe.dottedPath} rejected: ${describeErrors(errors)}`);
+    if (probe.policy === 'closed') {
+      const at = probe.objectPath.map((s) => `/${String(s)}`).join('');
+      const named = errors.some((e) => (e.keyword === 'additionalProperties' && e.instancePath === at && e.params['additionalProperty'] === probe.key) || e.instancePath === `${at}/${probe.key}`);
+      if (!named) out.push(`closed ${probe.dottedPath} not rejected at the key: ${describeErrors(errors) || 'accepted'}`);
+    }
+  }
+  return out;
 }
