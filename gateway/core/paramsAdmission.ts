@@ -63,7 +63,8 @@ export class ParamsAdmission {
   private slots(method: MethodContract, raw: unknown): { slots: Slot[]; params: Record<string, unknown> } | { error: WireError } {
     const notA = (kind: string) => ({ error: this.invalid(method, ['params'], `Input should be a valid ${kind}`) });
     if (method.shape === 'whole-object') {
-      const value = raw === undefined ? {} : raw;
+      // Hermes reads `req.get("params") or {}`: absent and null params are an empty params object.
+      const value = raw === undefined || raw === null ? {} : raw;
       if (!isPlainObject(value)) return notA('dictionary');
       const descriptor = method.params[0];
       return { slots: descriptor ? [{ descriptor, value, prefix: [] }] : [], params: value };

@@ -125,6 +125,15 @@ test('contract-invalid params never succeed: domain codes where the spec names o
   harness.close();
 });
 
+test('Hermes methods take absent or null params as an empty params object', async () => {
+  const harness = coreHarness();
+  const client = harness.client();
+  expect((await client.request('session.list'))['result']).toEqual({ sessions: [] });
+  expect((await client.request('session.list', null))['result']).toEqual({ sessions: [] });
+  expect((await client.request('session.list', 'x'))['error']).toMatchObject({ code: -32602 });
+  harness.close();
+});
+
 test('the unknown-key check runs before the contract check', async () => {
   const harness = coreHarness();
   const client = harness.client();
