@@ -15,7 +15,11 @@ export interface UnknownKeyProbe {
   dottedPath: string;
   /** Path of the object that receives the key. */
   objectPath: Array<string | number>;
-  /** closed: the schema rejects the key there; open: it accepts it; unknown: the schema does not settle it. */
+  /**
+   * closed: the payload is rejected at the key (`additionalProperties`, or the keyword of an
+   * `additionalProperties` schema that refuses the injected value); open: the payload is accepted;
+   * unknown: it is rejected for another reason (e.g. `maxProperties`), so the key's fate is not observable.
+   */
   policy: KeyPolicy;
   key: string;
   /** A copy of the value with the key injected at `objectPath`. */
@@ -68,13 +72,14 @@ function freshKey(base: string, object: Record<string, JsonValue>, alternatives:
   const taken = (key: string) => Object.hasOwn(object, key) || alternatives.some((a) => a.properties.has(key) || a.forbidden.has(key) || a.required.has(key));
   const patterned = (key: string) => alternatives.some((a) => matchingPatterns(a, key).length > 0);
   let fallback: string | undefined;
-  for (let n = 1; n < 50; n++) {
+  for (let n = 1; ; n++) {
     const key = n === 1 ? base : `${base}_${n}`;
     if (taken(key)) continue;
     if (!patterned(key)) return key;
+    // Every free name matching a patternProperty is a declared shape, not an unknown key; give up after a few.
     fallback ??= key;
+    if (n > 20) return fallback;
   }
-  return fallback ?? `${base}_${Date.now()}`;
 }
 
 function structuralPolicy(matching: readonly FlatSchema[], key: string, injected: JsonValue, accepts: (s: JsonSchema, v: JsonValue) => boolean): KeyPolicy {
