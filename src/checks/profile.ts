@@ -64,7 +64,8 @@ export const JSON_RPC_PROFILE: ContractProfile = {
   isServerError: (code) => code === JsonRpcErrorCode.INTERNAL_ERROR || isReservedServerCode(code),
   isDomainError: (code) => !(code >= -32768 && code <= -32000),
   unknownMethodMessageMatches: () => true,
-  invalidRequestCodes: [JsonRpcErrorCode.INVALID_REQUEST],
+  // Servers differ on params of the wrong JSON type (-32600 for the request shape, -32602 for the params); both refuse it.
+  invalidRequestCodes: [JsonRpcErrorCode.INVALID_REQUEST, JsonRpcErrorCode.INVALID_PARAMS],
   hasGatewayEvents: false,
 };
 

@@ -33,6 +33,8 @@ export async function runInvalidPhase(options: InvalidPhaseOptions): Promise<Cas
       continue;
     }
     for (const mutation of mutations) {
+      // With paramStructure "either", an object keyed by param names is as valid as the array, so the root type is not a rule.
+      if (method.declaredStructure === 'either' && method.paramStructure === 'by-position' && mutation.path.length === 0 && mutation.kind === 'wrong-type') continue;
       const key = `${mutation.kind}:${mutation.dottedPath}`;
       if (seen.has(key) || seen.size >= MAX_MUTATIONS_PER_METHOD) continue;
       seen.add(key);

@@ -71,6 +71,7 @@ function methodOf(document: JsonObject, raw: unknown, pointer: string, resolver:
     name: node['name'],
     summary: typeof node['summary'] === 'string' ? node['summary'] : undefined,
     paramStructure,
+    declaredStructure: node['paramStructure'] === 'by-name' || node['paramStructure'] === 'by-position' ? node['paramStructure'] : 'either',
     descriptors,
     paramsSchema: paramsSchemaOf(paramStructure, descriptors),
     pointer,

@@ -19,6 +19,8 @@ export interface ContractMethod {
   name: string;
   summary: string | undefined;
   paramStructure: ParamStructure;
+  /** OpenRPC's `paramStructure` as declared; absent means "either": an object keyed by name is as valid as an array. */
+  declaredStructure: 'by-name' | 'by-position' | 'either';
   descriptors: ParamDescriptor[];
   /**
    * One schema for the whole wire `params` value: the Hermes params model, a synthesized object for by-name
