@@ -47,7 +47,7 @@ async function preflight(target: string, token: string | undefined, redactor: Re
     }
     return;
   }
-  const client = await RpcClient.connect({ url: target, token, readyTimeoutMs: 0, connectTimeoutMs: 10_000, secrets: token ? [token] : [] });
+  const client = await RpcClient.connect({ url: target, token, readyTimeoutMs: 1_000, connectTimeoutMs: 10_000, secrets: token ? [token] : [] });
   await client.close();
 }
 

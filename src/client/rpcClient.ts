@@ -2,6 +2,8 @@ import WebSocket from 'ws';
 import { HarnessError } from '../rpc/harnessError.js';
 import { isJsonObject, type GatewayEventParams, type JsonValue, type RpcId } from '../rpc/messages.js';
 import { RpcError } from '../rpc/rpcError.js';
+import { AnsweredRequests } from './answeredRequests.js';
+import { clipText } from './clipText.js';
 import type { Exchange, ExchangeFailure } from './exchange.js';
 import { outcomeOf } from './exchange.js';
 import { EventLog, type EventFilter } from './eventLog.js';
@@ -12,6 +14,10 @@ import { Transcript } from './transcript.js';
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 export const DEFAULT_READY_TIMEOUT_MS = 1_000;
+export const DEFAULT_MAX_FRAME_BYTES = 256 * 1024 * 1024;
+/** Events of one connection written to the transcript; beyond this a flood is counted, not transcribed. */
+export const MAX_TRANSCRIBED_EVENTS = 5_000;
+const MAX_STRAY_FRAMES = 1_000;
 
 export interface RpcClientOptions {
   url: string;
@@ -30,6 +36,10 @@ export interface RpcClientOptions {
   idPrefix?: string;
   /** Upper bound of retained events (a flooding target cannot exhaust memory). */
   maxEvents?: number;
+  /** Upper bound of the retained events' frame text, in characters (default 64 Mi). */
+  maxEventChars?: number;
+  /** Largest frame accepted from the target; a larger one drops the connection (default 256 MiB). */
+  maxFrameBytes?: number;
 }
 
 interface Pending {
@@ -54,13 +64,19 @@ export class RpcClient {
   readonly events: EventLog;
   /** The `gateway.ready` payload when the target sent one first. */
   ready: GatewayEventParams | undefined;
-  /** Frames that matched no request (unknown ids, server requests, unparseable text). */
+  /** Frames that matched no request (unknown ids, late or repeated answers, server requests, unparseable text); the first 1 000. */
   readonly strayFrames: string[] = [];
+  /** Stray frames beyond the first 1 000, counted only. */
+  strayDropped = 0;
   readonly closed: Promise<CloseInfo>;
   private readonly pending = new Map<string, Pending>();
   private readonly rawWaiters: Array<(text: string | undefined) => void> = [];
+  private readonly answered = new AnsweredRequests();
   private counter = 0;
   private closeInfo: CloseInfo | undefined;
+  private transcribedEvents = 0;
+  /** Why this side dropped the connection (a frame over the limit, a protocol violation), when it did. */
+  private localFault: string | undefined;
 
   private constructor(
     private readonly socket: WebSocket,
@@ -69,18 +85,29 @@ export class RpcClient {
   ) {
     this.name = options.name ?? 'c1';
     this.transcript = options.transcript ?? new Transcript(redactor);
-    this.events = new EventLog(options.maxEvents ?? 50_000);
+    this.events = new EventLog(options.maxEvents ?? 50_000, options.maxEventChars ?? 64 * 1024 * 1024);
     this.closed = new Promise((resolve) => {
       socket.on('close', (code, reason) => {
         this.closeInfo = { code, reason: reason.toString() };
+        if (this.transcribedEvents > MAX_TRANSCRIBED_EVENTS) this.transcript.record('--', this.name, `${this.transcribedEvents - MAX_TRANSCRIBED_EVENTS} further events received, not transcribed`);
         this.transcript.record('--', this.name, `closed ${code} ${this.closeInfo.reason}`.trim());
-        this.failAll({ code: 'CONNECTION_CLOSED', message: `the target closed the connection (code ${code}${this.closeInfo.reason ? `, "${this.closeInfo.reason}"` : ''}) before answering`, closeCode: code, closeReason: this.closeInfo.reason });
+        const message = this.localFault
+          ? `the client dropped the connection before an answer: ${this.localFault}`
+          : `the target closed the connection (code ${code}${this.closeInfo.reason ? `, "${this.closeInfo.reason}"` : ''}) before answering`;
+        this.failAll({ code: 'CONNECTION_CLOSED', message, closeCode: code, closeReason: this.closeInfo.reason });
         for (const waiter of this.rawWaiters.splice(0)) waiter(undefined);
         resolve(this.closeInfo);
       });
     });
     socket.on('message', (data, isBinary) => this.onFrame(isBinary ? `<binary ${(data as Buffer).length} bytes>` : data.toString()));
-    socket.on('error', (error) => this.transcript.record('--', this.name, `socket error: ${redactor.redact(error.message)}`));
+    socket.on('error', (error: Error & { code?: string }) => {
+      if (error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
+        this.localFault = `the target sent a frame larger than the client's limit of ${options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES} bytes`;
+      } else if (error.code?.startsWith('WS_ERR_')) {
+        this.localFault = `the target broke the WebSocket protocol (${error.message})`;
+      }
+      this.transcript.record('--', this.name, `socket error: ${redactor.redact(error.message)}`);
+    });
   }
 
   static async connect(options: RpcClientOptions): Promise<RpcClient> {
@@ -88,7 +115,7 @@ export class RpcClient {
     const url = withToken(options.url, options.token);
     const shown = redactor.redactUrl(url);
     const timeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-    const socket = new WebSocket(url, { handshakeTimeout: timeoutMs, maxPayload: 256 * 1024 * 1024, ...(options.origin ? { origin: options.origin } : {}) });
+    const socket = new WebSocket(url, { handshakeTimeout: timeoutMs, maxPayload: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES, ...(options.origin ? { origin: options.origin } : {}) });
     const client = new RpcClient(socket, options, redactor);
     client.transcript.record('--', client.name, `connect ${shown}`);
     await new Promise<void>((resolve, reject) => {
@@ -99,8 +126,16 @@ export class RpcClient {
     });
     const readyTimeoutMs = options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
     if (readyTimeoutMs > 0) {
-      const ready = await client.events.waitFor({ type: 'gateway.ready' }, readyTimeoutMs).catch(() => undefined);
+      // A gateway that refuses the token accepts the upgrade and then closes (4401): that is not a connection.
+      const ready = await Promise.race([client.events.waitFor({ type: 'gateway.ready' }, readyTimeoutMs).catch(() => undefined), client.closed.then(() => undefined)]);
       client.ready = ready;
+    }
+    const early = client.closeState;
+    if (early) {
+      throw new HarnessError(
+        'GATEWAY_UNREACHABLE',
+        `${shown} closed the connection right after the handshake (code ${early.code}${early.reason ? ` "${redactor.redact(early.reason)}"` : ''})${early.code === 4401 ? '; the token was refused: check --token-env' : early.code === 4403 ? '; the origin or the request was refused' : ''}`,
+      );
     }
     return client;
   }
@@ -129,7 +164,9 @@ export class RpcClient {
       const key = JSON.stringify(id);
       const timer = setTimeout(() => {
         this.pending.delete(key);
-        resolve(this.exchangeOf({ id, method, params, requestText, started }, { failure: { code: 'REQUEST_TIMEOUT', message: `[REQUEST_TIMEOUT] ${method} did not answer within ${timeoutMs} ms` } }));
+        const exchange = this.exchangeOf({ id, method, params, requestText, started }, { failure: { code: 'REQUEST_TIMEOUT', message: `[REQUEST_TIMEOUT] ${method} did not answer within ${timeoutMs} ms` } });
+        this.answered.remember(exchange);
+        resolve(exchange);
       }, timeoutMs);
       const entry: Pending = { id, method, params, requestText, started, timer, resolve };
       if (!this.isOpen) {
@@ -137,6 +174,7 @@ export class RpcClient {
         resolve(this.exchangeOf(entry, { failure: { code: 'CONNECTION_CLOSED', message: `[CONNECTION_CLOSED] cannot send ${method}: the connection is closed (code ${this.closeInfo?.code ?? 'n/a'})`, ...(this.closeInfo ? { closeCode: this.closeInfo.code, closeReason: this.closeInfo.reason } : {}) } }));
         return;
       }
+      this.answered.forget(id);
       this.pending.set(key, entry);
       this.send(requestText);
     });
@@ -207,7 +245,9 @@ export class RpcClient {
     if (!entry) return;
     this.pending.delete(key);
     clearTimeout(entry.timer);
-    entry.resolve(this.exchangeOf(entry, extra));
+    const exchange = this.exchangeOf(entry, extra.responseText === undefined ? extra : { ...extra, responseText: clipText(extra.responseText) });
+    this.answered.remember(exchange);
+    entry.resolve(exchange);
   }
 
   private failAll(failure: ExchangeFailure): void {
@@ -215,26 +255,29 @@ export class RpcClient {
   }
 
   private onFrame(text: string): void {
-    this.transcript.record('<<', this.name, text);
     let frame: unknown;
     try {
       frame = JSON.parse(text);
     } catch {
+      this.transcript.record('<<', this.name, text);
       this.onStray(text, { failure: { code: 'UNPARSEABLE_FRAME', message: `[UNPARSEABLE_FRAME] the target answered with text that is not JSON: ${JSON.stringify(this.redactor.redact(text.slice(0, 120)))}` } });
       return;
     }
+    const notification = isJsonObject(frame) && typeof frame['method'] === 'string' && !('id' in frame);
+    // A flood of events must not push the exchanges out of the transcript.
+    if (!notification || ++this.transcribedEvents <= MAX_TRANSCRIBED_EVENTS) this.transcript.record('<<', this.name, text);
     if (!isJsonObject(frame)) {
       this.onStray(text, undefined);
       return;
     }
     if (typeof frame['method'] === 'string') {
       if (frame['method'] === 'event' && isJsonObject(frame['params']) && !('id' in frame)) {
-        this.events.push(frame['params'] as GatewayEventParams, frame);
+        this.events.push(frame['params'] as GatewayEventParams, frame, text.length);
         return;
       }
       if ('id' in frame) {
         // A server→client request; this client does not advertise server_requests, so it is only recorded.
-        this.strayFrames.push(text);
+        this.keepStray(text);
         return;
       }
       this.events.pushNotification(frame);
@@ -257,6 +300,13 @@ export class RpcClient {
         return;
       }
     }
+    const earlier = this.answered.find(id);
+    if (earlier) {
+      // A second answer, or one after the timeout: it belongs to that request, never to the one open now.
+      if (earlier.response !== undefined) AnsweredRequests.addDuplicate(earlier, text);
+      this.keepStray(text);
+      return;
+    }
     this.onStray(text, { response: frame, responseText: text, correlation: 'sole-pending' });
   }
 
@@ -274,6 +324,11 @@ export class RpcClient {
         return;
       }
     }
-    this.strayFrames.push(text);
+    this.keepStray(text);
+  }
+
+  private keepStray(text: string): void {
+    if (this.strayFrames.length < MAX_STRAY_FRAMES) this.strayFrames.push(clipText(text));
+    else this.strayDropped++;
   }
 }
