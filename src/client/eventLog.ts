@@ -33,8 +33,15 @@ export class EventLog {
   dropped = 0;
   private readonly waiters = new Set<{ filter: EventFilter; resolve: (event: GatewayEventParams) => void }>();
   private readonly listeners = new Set<(event: RecordedEvent) => void>();
+  /** Frame text lengths of `recorded`, index for index, for the size budget. */
+  private readonly sizes: number[] = [];
+  private size = 0;
 
-  constructor(private readonly max: number) {}
+  /** Keeps the newest `max` events and, when frame sizes are given, at most `maxSize` characters of them. */
+  constructor(
+    private readonly max: number,
+    private readonly maxSize = Number.POSITIVE_INFINITY,
+  ) {}
 
   get length(): number {
     return this.recorded.length + this.dropped;
@@ -45,12 +52,15 @@ export class EventLog {
     return this.recorded.slice(since).map((r) => r.params).filter((e) => matches(filter, e));
   }
 
-  push(params: GatewayEventParams, frame: Record<string, unknown>): void {
+  push(params: GatewayEventParams, frame: Record<string, unknown>, size = 0): void {
     const entry = { params, frame, receivedAt: Date.now() };
-    if (this.recorded.length >= this.max) {
+    while (this.recorded.length > 0 && (this.recorded.length >= this.max || this.size + size > this.maxSize)) {
       this.recorded.shift();
+      this.size -= this.sizes.shift() ?? 0;
       this.dropped++;
     }
+    this.size += size;
+    this.sizes.push(size);
     this.recorded.push(entry);
     for (const listener of this.listeners) listener(entry);
     for (const waiter of [...this.waiters]) {

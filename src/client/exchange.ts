@@ -26,6 +26,8 @@ export interface Exchange {
    */
   correlation: Correlation;
   failure?: ExchangeFailure;
+  /** Answers that arrived for this request after the first one (the first few, cut to 128 KiB each). */
+  duplicateAnswers?: string[];
 }
 
 export type Outcome =

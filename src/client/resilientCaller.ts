@@ -31,8 +31,27 @@ export class ResilientCaller {
     }
   }
 
+  /** Like RpcClient.call, never rejects: a connection that cannot be opened again is recorded as the exchange's failure. */
   async call(method: string, params?: unknown, options: { id?: RpcId; timeoutMs?: number } = {}): Promise<Exchange> {
-    return (await this.client()).call(method, params, options);
+    const started = Date.now();
+    let client: RpcClient;
+    try {
+      client = await this.client();
+    } catch (error) {
+      const id = options.id ?? null;
+      const reason = (error instanceof Error ? error.message : String(error)).replace(/^\[[A-Z_]+\] /, '');
+      return {
+        conn: this.current?.name ?? '-',
+        method,
+        id,
+        params,
+        requestText: JSON.stringify({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) }),
+        elapsedMs: Date.now() - started,
+        correlation: 'none',
+        failure: { code: 'CONNECTION_CLOSED', message: `[CONNECTION_CLOSED] cannot send ${method}: the target dropped the connection and a new one could not be opened: ${reason}` },
+      };
+    }
+    return client.call(method, params, options);
   }
 
   async waitForEvent(filter: EventFilter, timeoutMs?: number): Promise<GatewayEventParams> {

@@ -1,3 +1,4 @@
+import { clipText } from './clipText.js';
 import type { Redactor } from './redact.js';
 
 export type TranscriptDirection = '>>' | '<<' | '--';
@@ -12,28 +13,35 @@ export interface TranscriptEntry {
   text: string;
 }
 
-/** Every frame sent and received, already redacted. Rendered in the hive-style `>>` / `<<` line format. */
+/**
+ * Every frame sent and received, already redacted, each cut to 128 KiB. Rendered in the hive-style `>>` / `<<`
+ * line format.
+ */
 export class Transcript {
   readonly entries: TranscriptEntry[] = [];
   private readonly started = Date.now();
+  private chars = 0;
 
   constructor(
     private readonly redactor: Redactor,
     private readonly maxEntries = 20_000,
+    private readonly maxChars = 64 * 1024 * 1024,
   ) {}
 
   record(dir: TranscriptDirection, conn: string, text: string): void {
-    if (this.entries.length >= this.maxEntries) return;
-    this.entries.push({ dir, conn, at: Date.now() - this.started, text: this.redactor.redact(text) });
+    if (this.truncated) return;
+    const kept = clipText(this.redactor.redact(text));
+    this.chars += kept.length;
+    this.entries.push({ dir, conn, at: Date.now() - this.started, text: kept });
   }
 
   get truncated(): boolean {
-    return this.entries.length >= this.maxEntries;
+    return this.entries.length >= this.maxEntries || this.chars >= this.maxChars;
   }
 
   render(): string {
     const lines = this.entries.map((e) => `${e.dir} [${e.conn} +${e.at}ms] ${e.text.replace(/\n$/, '')}`);
-    if (this.truncated) lines.push(`-- transcript truncated at ${this.maxEntries} entries`);
+    if (this.truncated) lines.push(`-- transcript truncated at ${this.entries.length} entries`);
     return lines.join('\n') + (lines.length ? '\n' : '');
   }
 }

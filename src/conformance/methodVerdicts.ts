@@ -3,11 +3,12 @@ import { ENVELOPE_CHECKS } from '../checks/envelopeChecks.js';
 import { checkInvalidNotAccepted, checkUnknownKeyRejected, checkUnknownKeyTolerated, checkValidAccepted } from '../checks/paramsChecks.js';
 import type { ContractProfile } from '../checks/profile.js';
 import { checkResultSchema } from '../checks/resultChecks.js';
-import type { Violation } from '../checks/violation.js';
-import { outcomeOf } from '../client/exchange.js';
+import { violation, type Violation } from '../checks/violation.js';
+import { outcomeOf, type Exchange } from '../client/exchange.js';
 import type { SchemaCheck } from '../contracts/schemaValidators.js';
 import type { SetupFailure } from './caseSender.js';
 import type { CaseRecord, CheckVerdict, MethodCheckId } from './methodRunTypes.js';
+import { SILENT_REQUESTS_LIMIT } from './silenceBreaker.js';
 
 export interface VerdictInputs {
   method: string;
@@ -16,6 +17,26 @@ export interface VerdictInputs {
   validateResult: SchemaCheck | undefined;
   setupFailures: readonly SetupFailure[];
   unsatisfiable?: string;
+  /** Exchanges never sent because the target had stopped answering; they are counted, not judged. */
+  notSent?: (exchange: Exchange) => boolean;
+}
+
+/**
+ * A request answered more than once breaks the one-to-one pairing of ids that `envelope.id-echo` stands for:
+ * a client that correlates by id gets an answer for a request it no longer has.
+ */
+function repeatedAnswers(exchange: Exchange): Violation[] {
+  const extra = exchange.duplicateAnswers ?? [];
+  const first = extra[0];
+  if (first === undefined) return [];
+  const times = `${extra.length + 1}${extra.length >= 4 ? ' or more' : ''} times`;
+  return [
+    violation(
+      'envelope.id-echo',
+      `${exchange.method}: request id ${JSON.stringify(exchange.id)} was answered ${times} (again: ${first.slice(0, 200)}); each request gets exactly one response`,
+      exchange.id,
+    ),
+  ];
 }
 
 /** Which records a check judges, and how. */
@@ -31,7 +52,7 @@ function judges(inputs: VerdictInputs): Record<MethodCheckId, Judge> {
   const answered = (r: CaseRecord): boolean => r.exchange.response !== undefined;
   const envelope = (id: keyof typeof ENVELOPE_CHECKS): Judge => ({
     applies: answered,
-    judge: (r) => ENVELOPE_CHECKS[id](r.exchange),
+    judge: id === 'envelope.id-echo' ? (r) => [...ENVELOPE_CHECKS[id](r.exchange), ...repeatedAnswers(r.exchange)] : (r) => ENVELOPE_CHECKS[id](r.exchange),
     nothingToJudge: 'no answer was received to judge',
   });
   return {
@@ -71,7 +92,10 @@ function summarize(count: number, noun: string): string {
 export function methodVerdicts(inputs: VerdictInputs): Map<CheckId, CheckVerdict> {
   const verdicts = new Map<CheckId, CheckVerdict>();
   for (const [check, judge] of Object.entries(judges(inputs)) as Array<[MethodCheckId, Judge]>) {
-    const applicable = inputs.records.filter((r) => judge.applies(r));
+    const matching = inputs.records.filter((r) => judge.applies(r));
+    const applicable = matching.filter((r) => !inputs.notSent?.(r.exchange));
+    const unsent = matching.length - applicable.length;
+    const unsentNote = unsent > 0 ? `; ${summarize(unsent, 'more case')} not sent: the target had stopped answering` : '';
     const violations = applicable.flatMap((r) => judge.judge(r));
     if (check === 'params.valid-accepted') {
       const setup = inputs.setupFailures.filter((f) => f.phase === 'valid');
@@ -86,7 +110,8 @@ export function methodVerdicts(inputs: VerdictInputs): Map<CheckId, CheckVerdict
       }
     }
     if (applicable.length === 0) {
-      verdicts.set(check, { check, status: 'n/a', detail: judge.nothingToJudge, violations: [], judged: 0 });
+      const detail = unsent > 0 ? `not judged: ${summarize(unsent, 'case')} not sent, the target had left ${SILENT_REQUESTS_LIMIT} requests in a row unanswered` : judge.nothingToJudge;
+      verdicts.set(check, { check, status: 'n/a', detail, violations: [], judged: 0 });
       continue;
     }
     const failedCases = applicable.filter((r) => judge.judge(r).length > 0).length;
@@ -95,8 +120,8 @@ export function methodVerdicts(inputs: VerdictInputs): Map<CheckId, CheckVerdict
       status: violations.length === 0 ? 'pass' : 'fail',
       detail:
         violations.length === 0
-          ? `${summarize(applicable.length, 'exchange')} judged, all conform`
-          : `${failedCases} of ${summarize(applicable.length, 'exchange')} broke the rule: ${violations[0]?.message ?? ''}`,
+          ? `${summarize(applicable.length, 'exchange')} judged, all conform${unsentNote}`
+          : `${failedCases} of ${summarize(applicable.length, 'exchange')} broke the rule${unsentNote}: ${violations[0]?.message ?? ''}`,
       violations,
       judged: applicable.length,
     });
@@ -107,5 +132,5 @@ export function methodVerdicts(inputs: VerdictInputs): Map<CheckId, CheckVerdict
 /** The judge of one check, for shrinking. */
 export function failingPredicate(check: MethodCheckId, inputs: Omit<VerdictInputs, 'records' | 'setupFailures'>): (record: CaseRecord) => boolean {
   const judge = judges({ ...inputs, records: [], setupFailures: [] })[check];
-  return (record) => judge.applies(record) && judge.judge(record).length > 0;
+  return (record) => judge.applies(record) && !inputs.notSent?.(record.exchange) && judge.judge(record).length > 0;
 }

@@ -1,7 +1,7 @@
 import { Binder, type RpcCaller } from '../binding/binder.js';
 import type { BindingRules } from '../binding/bindingRules.js';
 import type { ContractProfile } from '../checks/profile.js';
-import { outcomeOf } from '../client/exchange.js';
+import { outcomeOf, type Exchange } from '../client/exchange.js';
 import type { Contract, ContractMethod } from '../contracts/contractModel.js';
 import type { SchemaValidators } from '../contracts/schemaValidators.js';
 import { CaseSender } from './caseSender.js';
@@ -9,6 +9,7 @@ import { runInvalidPhase } from './invalidPhase.js';
 import { failingPredicate, methodVerdicts } from './methodVerdicts.js';
 import type { MethodCheckId, MethodRunResult } from './methodRunTypes.js';
 import { runProbePhase } from './probePhase.js';
+import { SilenceBreaker } from './silenceBreaker.js';
 import { runValidPhase } from './validPhase.js';
 
 export interface RunMethodOptions {
@@ -39,14 +40,16 @@ export async function runMethod(options: RunMethodOptions): Promise<MethodRunRes
   const { method, contract, validators } = options;
   const resolver = contract.resolver;
   const seed = methodSeed(options.seed, method.name);
-  const sender = new CaseSender(method, options.caller, new Binder(options.rules, options.caller, options.requestTimeoutMs), options.requestTimeoutMs);
+  const caller = new SilenceBreaker(options.caller, options.requestTimeoutMs);
+  const sender = new CaseSender(method, caller, new Binder(options.rules, caller, options.requestTimeoutMs), options.requestTimeoutMs);
   const validateParams = validators.checker(method.paramsSchema);
   const valid = await runValidPhase({ method, resolver, validateParams, sender, seed, runs: options.runs, timeLimitMs: options.timeLimitMs });
   const probes = await runProbePhase({ method, resolver, sender });
   const invalid = await runInvalidPhase({ method, resolver, sender });
   const records = [...valid.records, ...probes, ...invalid];
   const validateResult = method.resultSchema === undefined ? undefined : validators.checker(method.resultSchema);
-  const inputs = { method: method.name, profile: options.profile, validateResult, ...(valid.unsatisfiable ? { unsatisfiable: valid.unsatisfiable } : {}) };
+  const notSent = (exchange: Exchange): boolean => caller.notSent(exchange);
+  const inputs = { method: method.name, profile: options.profile, validateResult, notSent, ...(valid.unsatisfiable ? { unsatisfiable: valid.unsatisfiable } : {}) };
   const verdicts = methodVerdicts({ ...inputs, records, setupFailures: sender.setupFailures });
   for (const verdict of verdicts.values()) {
     if (verdict.status !== 'fail') continue;
@@ -54,7 +57,8 @@ export async function runMethod(options: RunMethodOptions): Promise<MethodRunRes
     const firstFailing = records.find(predicate);
     if (!firstFailing) continue;
     // Only valid-phase payloads come from the arbitrary; probes and mutations are already minimal and fixed.
-    const shrunk = firstFailing.phase === 'valid' ? await valid.shrink(predicate) : undefined;
+    // A target that stopped answering leaves nothing to shrink: every candidate would be skipped.
+    const shrunk = firstFailing.phase === 'valid' && !caller.open ? await valid.shrink(predicate) : undefined;
     verdict.counterexample = shrunk ?? { seed, shrinks: 0, record: firstFailing };
   }
   return {

@@ -1,0 +1,187 @@
+import { expect, test } from '@playwright/test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { NO_BINDINGS } from '../../src/binding/index.js';
+import { JSON_RPC_PROFILE } from '../../src/checks/profile.js';
+import { ResilientCaller } from '../../src/client/resilientCaller.js';
+import { MAX_TRANSCRIBED_EVENTS, RpcClient, type RpcClientOptions } from '../../src/client/rpcClient.js';
+import { runMethod, type MethodRunResult } from '../../src/conformance/index.js';
+import { loadContractSync } from '../../src/contracts/loadContract.js';
+import type { Contract } from '../../src/contracts/contractModel.js';
+import { SchemaValidators } from '../../src/contracts/schemaValidators.js';
+import { startHostileServer, writeHostileContract, type HostileMode, type HostileServerOptions } from './helpers/hostileServer.js';
+
+// Every mode runs one method with runs: 3 and 300 ms request timeouts. Without the harness's guards a silent
+// target costs one timeout per case (about 6 s here, minutes with real timeouts); with them every mode must
+// finish within RUN_BOUND_MS, and a silent one within SILENT_BOUND_MS (three timeouts, then the rest is skipped).
+const REQUEST_TIMEOUT_MS = 300;
+const RUN_BOUND_MS = 5_000;
+const SILENT_BOUND_MS = 3 * REQUEST_TIMEOUT_MS + 1_500;
+const MiB = 1024 * 1024;
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+function heapAfterGc(): number {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+let dir: string;
+let contract: Contract;
+let validators: SchemaValidators;
+
+test.beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'hostile-target-'));
+  contract = loadContractSync(writeHostileContract(dir));
+  validators = new SchemaValidators(contract);
+});
+
+test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface HostileRun {
+  result: MethodRunResult;
+  elapsedMs: number;
+  clients: RpcClient[];
+  failing: string[];
+  detail(check: string): string;
+  /** Heap retained by the run (after GC, the result and its clients still referenced). */
+  heapGrowth: number;
+}
+
+async function runAgainst(mode: HostileMode, options: { server?: HostileServerOptions; client?: Partial<RpcClientOptions> } = {}): Promise<HostileRun> {
+  const server = await startHostileServer(mode, options.server);
+  const clients: RpcClient[] = [];
+  const caller = new ResilientCaller(async () => {
+    const client = await RpcClient.connect({ url: server.url, name: `c${clients.length + 1}`, readyTimeoutMs: 0, requestTimeoutMs: REQUEST_TIMEOUT_MS, ...options.client });
+    clients.push(client);
+    return client;
+  });
+  try {
+    const method = contract.method('math.add');
+    if (!method) throw new Error('math.add missing from the hostile contract');
+    const heapBefore = heapAfterGc();
+    const started = Date.now();
+    const result = await runMethod({ contract, method, profile: JSON_RPC_PROFILE, validators, caller, rules: NO_BINDINGS, seed: 1, runs: 3, timeLimitMs: RUN_BOUND_MS, requestTimeoutMs: REQUEST_TIMEOUT_MS });
+    const elapsedMs = Date.now() - started;
+    const heapGrowth = heapAfterGc() - heapBefore;
+    const failing = [...result.verdicts.values()].filter((v) => v.status === 'fail').map((v) => v.check).sort();
+    return { result, elapsedMs, clients, failing, heapGrowth, detail: (check) => result.verdicts.get(check as never)?.detail ?? '' };
+  } finally {
+    await caller.close();
+    await server.close();
+  }
+}
+
+test('a well-behaved server passes every check (the control for the modes below)', async () => {
+  const run = await runAgainst('well-behaved');
+  expect(run.failing).toEqual([]);
+  expect(run.elapsedMs).toBeLessThan(RUN_BOUND_MS);
+  expect(run.result.verdicts.get('params.valid-accepted')?.status).toBe('pass');
+  expect(run.result.verdicts.get('params.unknown-key-rejected')?.status).toBe('pass');
+  expect(run.result.verdicts.get('params.invalid-not-accepted')?.status).toBe('pass');
+});
+
+test('non-JSON answers: params.valid-accepted fails saying the answer is not JSON', async () => {
+  const run = await runAgainst('non-json');
+  expect(run.failing).toEqual(['params.unknown-key-rejected', 'params.valid-accepted']);
+  expect(run.detail('params.valid-accepted')).toMatch(/an unparseable answer: \[UNPARSEABLE_FRAME\] the target answered with text that is not JSON: "<html>/);
+  expect(run.elapsedMs).toBeLessThan(RUN_BOUND_MS);
+});
+
+test('an id that matches no request: envelope.id-echo fails and names both ids', async () => {
+  const run = await runAgainst('unknown-id');
+  expect(run.failing).toEqual(['envelope.id-echo']);
+  expect(run.detail('envelope.id-echo')).toMatch(/request id "r\d+" \(string\) was answered with id "no-such-request-\d+" \(string\)/);
+  expect(run.elapsedMs).toBeLessThan(RUN_BOUND_MS);
+});
+
+test('the id echoed as another JSON type: envelope.id-echo fails, the answers are still judged', async () => {
+  const run = await runAgainst('id-other-type', { client: { idPrefix: '' } });
+  expect(run.failing).toEqual(['envelope.id-echo']);
+  expect(run.detail('envelope.id-echo')).toMatch(/request id "\d+" \(string\) was answered with id \d+ \(number\)/);
+  expect(run.result.verdicts.get('params.valid-accepted')?.status).toBe('pass');
+  expect(run.elapsedMs).toBeLessThan(RUN_BOUND_MS);
+});
+
+test('a target that never answers: params.valid-accepted fails with the timeout, the rest is skipped, not waited out', async () => {
+  const run = await runAgainst('silent');
+  expect(run.failing).toEqual(['params.valid-accepted']);
+  expect(run.detail('params.valid-accepted')).toContain(`math.add did not answer within ${REQUEST_TIMEOUT_MS} ms`);
+  expect(run.detail('params.invalid-not-accepted')).toMatch(/^not judged: \d+ cases not sent, the target had left 3 requests in a row unanswered/);
+  expect(run.result.verdicts.get('params.invalid-not-accepted')?.status).toBe('n/a');
+  expect(run.elapsedMs).toBeLessThan(SILENT_BOUND_MS);
+});
+
+for (const [mode, code] of [['close-1011', '1011, "internal error"'], ['destroy', '1006']] as const) {
+  test(`the socket closed in the middle of a call (${mode}): params.valid-accepted fails with the close code, each call on a new connection`, async () => {
+    const run = await runAgainst(mode);
+    expect(run.failing).toEqual(['params.unknown-key-rejected', 'params.valid-accepted']);
+    expect(run.detail('params.valid-accepted')).toContain(`the target closed the connection (code ${code}) before answering`);
+    expect(run.clients.length).toBeGreaterThanOrEqual(run.result.records.length);
+    expect(run.elapsedMs).toBeLessThan(RUN_BOUND_MS);
+  });
+}
+
+test('a flood of events while answering normally: every check holds, memory and the transcript stay bounded', async () => {
+  // About 50 000 notifications a second for the 2-3 s the delayed answers take: more than the event log keeps.
+  const run = await runAgainst('flood', { server: { floodPerSecond: 50_000, answerDelayMs: 150 } });
+  expect(run.failing).toEqual([]);
+  const [client] = run.clients;
+  if (!client) throw new Error('no connection was opened');
+  expect(client.events.length).toBeGreaterThan(20_000);
+  expect(client.events.recorded.length).toBeLessThanOrEqual(50_000);
+  // The flood is cut short in the transcript, so every request of the run is still in it.
+  const sent = client.transcript.entries.filter((e) => e.dir === '>>').length;
+  expect(sent).toBe(run.result.records.length);
+  expect(client.transcript.entries.length).toBeLessThan(MAX_TRANSCRIBED_EVENTS + 4 * sent + 10);
+  expect(run.heapGrowth).toBeLessThan(150 * MiB);
+  expect(run.elapsedMs).toBeLessThan(RUN_BOUND_MS + 2_000);
+});
+
+test('huge answers: result.schema fails on the 8 MiB string, and only the parsed answers stay in memory', async () => {
+  const hugeBytes = 8 * MiB;
+  const run = await runAgainst('huge-frame', { server: { hugeBytes } });
+  expect(run.failing).toEqual(['result.schema']);
+  expect(run.detail('result.schema')).toContain('result does not match the result schema: (root): must be integer');
+  const huge = run.result.records.filter((r) => typeof r.exchange.response?.['result'] === 'string');
+  expect(huge.length).toBeGreaterThan(0);
+  for (const record of huge) expect(record.exchange.responseText?.length).toBeLessThan(130 * 1024);
+  const transcriptChars = run.clients.flatMap((c) => c.transcript.entries).reduce((sum, e) => sum + e.text.length, 0);
+  expect(transcriptChars).toBeLessThan((huge.length + 40) * 130 * 1024);
+  // One copy per kept answer (the parsed result), not three (text, parsed, transcript); the counterexample may add one.
+  expect(run.heapGrowth).toBeLessThan((huge.length + 2) * hugeBytes * 1.25);
+  expect(run.elapsedMs).toBeLessThan(RUN_BOUND_MS);
+});
+
+test('an answer over the client frame limit: params.valid-accepted says the client dropped it, not the target', async () => {
+  const run = await runAgainst('huge-frame', { server: { hugeBytes: 2 * MiB }, client: { maxFrameBytes: MiB } });
+  expect(run.failing).toEqual(['params.valid-accepted']);
+  expect(run.detail('params.valid-accepted')).toContain(`the client dropped the connection before an answer: the target sent a frame larger than the client's limit of ${MiB} bytes`);
+  expect(run.elapsedMs).toBeLessThan(RUN_BOUND_MS);
+});
+
+test('two answers to one request: envelope.id-echo names the repeated answer, and it is never taken for the next request', async () => {
+  const run = await runAgainst('double-answer');
+  // Before the repeat was recognised it answered the next request, whose probe then "passed" an unknown key.
+  expect(run.failing).toEqual(['envelope.id-echo']);
+  expect(run.detail('envelope.id-echo')).toMatch(/request id "r\d+" was answered 2 times \(again: \{"jsonrpc":"2.0","id":"r\d+","result":-?\d+\}\); each request gets exactly one response/);
+  for (const record of run.result.records) expect(record.exchange.correlation === 'exact' || record.exchange.response === undefined).toBe(true);
+  expect(run.elapsedMs).toBeLessThan(RUN_BOUND_MS);
+});
+
+test('a target that drops the connection and cannot be reached again: calls fail as exchanges, they do not throw', async () => {
+  const server = await startHostileServer('close-1011');
+  const caller = new ResilientCaller(() => RpcClient.connect({ url: server.url, readyTimeoutMs: 0, requestTimeoutMs: REQUEST_TIMEOUT_MS, connectTimeoutMs: 1_000 }));
+  const first = await caller.call('math.add', { a: 1, b: 2 });
+  expect(first.failure?.message).toContain('code 1011');
+  await server.close();
+  const second = await caller.call('math.add', { a: 1, b: 2 });
+  expect(second.failure?.code).toBe('CONNECTION_CLOSED');
+  expect(second.failure?.message).toMatch(/^\[CONNECTION_CLOSED\] cannot send math\.add: the target dropped the connection and a new one could not be opened: cannot connect to ws:\/\/127\.0\.0\.1:\d+\/api\/ws/);
+  await caller.close();
+});
