@@ -35,6 +35,8 @@ export async function runInvalidPhase(options: InvalidPhaseOptions): Promise<Cas
     for (const mutation of mutations) {
       // With paramStructure "either", an object keyed by param names is as valid as the array, so the root type is not a rule.
       if (method.declaredStructure === 'either' && method.paramStructure === 'by-position' && mutation.path.length === 0 && mutation.kind === 'wrong-type') continue;
+      // `params: null` is an envelope question (JSON-RPC: params is structured or absent), judged by envelope.invalid-request.
+      if (mutation.path.length === 0 && mutation.kind === 'null-for-non-null') continue;
       const key = `${mutation.kind}:${mutation.dottedPath}`;
       if (seen.has(key) || seen.size >= MAX_MUTATIONS_PER_METHOD) continue;
       seen.add(key);
