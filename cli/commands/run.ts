@@ -131,7 +131,21 @@ export async function runCommand(options: RunOptions): Promise<number> {
   };
   const args = ['test', '-c', SUITES_CONFIG, ...(options.grep ? ['--grep', options.grep] : []), ...(options.shard ? ['--shard', options.shard] : [])];
   const playwrightExit = await runPlaywright(args, env);
-  return verdictOf(reportDir, playwrightExit);
+  const exitCode = verdictOf(reportDir, playwrightExit);
+  if (options.baseline) warnUnmatchedBaseline(resolve(options.baseline), reportDir);
+  return exitCode;
+}
+
+/** A baseline entry that names no cell of this run can never turn stale, so it is pointed out (not failed: --grep and --shard run subsets). */
+function warnUnmatchedBaseline(baselinePath: string, reportDir: string): void {
+  const matrixPath = join(reportDir, 'matrix.json');
+  if (!existsSync(matrixPath)) return;
+  const present = new Set(parseMatrixJson(readFileSync(matrixPath, 'utf8'), matrixPath).cells.map((c) => `${c.method}\u0000${c.check}`));
+  for (const entry of parseBaseline(readFileSync(baselinePath, 'utf8'), baselinePath)) {
+    if (!present.has(`${entry.method}\u0000${entry.check}`)) {
+      process.stderr.write(`contract-gate: warning: baseline entry ${entry.method} × ${entry.check} matches no check of this run (renamed or removed check, or filtered out by --grep/--shard)\n`);
+    }
+  }
 }
 
 /** The exit code from the matrix the run wrote (the gate's source of truth) and Playwright's own exit code. */

@@ -1,0 +1,104 @@
+import { expect, test } from '@playwright/test';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO, runCli, serveCli } from './helpers/cliRunner.js';
+
+const PRE = join(REPO, 'contracts/hermes/session-lifecycle.pre-cwd-explicit.openrpc.json');
+const TOKEN = 'cg-secret-7f3e9b21d4';
+
+test.describe.configure({ mode: 'parallel', timeout: 180_000 });
+
+function tmp(): string {
+  return mkdtempSync(join(tmpdir(), 'contract-gate-cli-'));
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+function cells(reportDir: string): Record<string, string> {
+  const matrix = JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')) as { cells: Array<{ method: string; check: string; status: string }> };
+  return Object.fromEntries(matrix.cells.map((c) => [`${c.method} × ${c.check}`, c.status]));
+}
+
+test('an older backend fails the gate on session.create; the token appears in no report file and no output', async () => {
+  const older = await serveCli(['--contract', PRE, '--token-env', 'GATEWAY_TOKEN'], { GATEWAY_TOKEN: TOKEN });
+  const reportDir = tmp();
+  try {
+    const run = await runCli(['run', '--target', older.url, '--token-env', 'GATEWAY_TOKEN', '--grep', '@method:session\\.create|\\(connection\\)', '--seed', '3', '--report-dir', reportDir], { GATEWAY_TOKEN: TOKEN });
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(cells(reportDir)['session.create × params.valid-accepted']).toBe('fail');
+    const files = filesUnder(reportDir);
+    expect(files.some((f) => f.includes('replays'))).toBe(true);
+    expect(files.some((f) => f.endsWith('junit.xml'))).toBe(true);
+    for (const file of files) expect(readFileSync(file).includes(TOKEN), file).toBe(false);
+    expect(run.stdout + run.stderr).not.toContain(TOKEN);
+  } finally {
+    older.stop();
+  }
+});
+
+test('a wrong token is a harness error (exit 2) that does not print the token', async () => {
+  const gateway = await serveCli(['--token-env', 'GATEWAY_TOKEN'], { GATEWAY_TOKEN: TOKEN });
+  try {
+    const run = await runCli(['run', '--target', gateway.url, '--token-env', 'WRONG_TOKEN', '--report-dir', tmp()], { WRONG_TOKEN: 'not-the-token-55' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('4401');
+    expect(run.stdout + run.stderr).not.toContain('not-the-token-55');
+  } finally {
+    gateway.stop();
+  }
+});
+
+test('a known failure in the baseline passes the gate; a baseline entry that passes now is stale and fails it', async () => {
+  const older = await serveCli(['--contract', PRE]);
+  try {
+    const baseline = join(tmp(), 'baseline.json');
+    writeFileSync(baseline, JSON.stringify([{ method: 'session.create', check: 'params.valid-accepted', reason: 'remote backends predate cwd_explicit (#52589)' }]));
+    const known = tmp();
+    const run = await runCli(['run', '--target', older.url, '--grep', '@method:session\\.create', '--seed', '3', '--baseline', baseline, '--report-dir', known]);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(cells(known)['session.create × params.valid-accepted']).toBe('known-fail');
+
+    writeFileSync(baseline, JSON.stringify([{ method: 'session.list', check: 'params.valid-accepted', reason: 'was flaky once' }]));
+    const stale = tmp();
+    const staleRun = await runCli(['run', '--target', older.url, '--grep', '@method:session\\.list', '--seed', '3', '--baseline', baseline, '--report-dir', stale]);
+    expect(staleRun.code).toBe(1);
+    expect(cells(stale)['session.list × params.valid-accepted']).toBe('stale');
+    expect(readFileSync(join(stale, 'matrix.md'), 'utf8')).toMatch(/stale/i);
+  } finally {
+    older.stop();
+  }
+});
+
+test('two shards merged give the same matrix as one unsharded run with the same seed', async () => {
+  const grep = '@method:session\\.(list|title|status|usage)';
+  const whole = tmp();
+  const [one, two] = [tmp(), tmp()];
+  const results = await Promise.all([
+    runCli(['run', '--grep', grep, '--seed', '11', '--report-dir', whole]),
+    runCli(['run', '--grep', grep, '--seed', '11', '--shard', '1/2', '--report-dir', one]),
+    runCli(['run', '--grep', grep, '--seed', '11', '--shard', '2/2', '--report-dir', two]),
+  ]);
+  for (const result of results) expect(result.code, result.stdout + result.stderr).toBe(0);
+  const merged = tmp();
+  const merge = await runCli(['merge', one, two, '--report-dir', merged]);
+  expect(merge.code, merge.stdout + merge.stderr).toBe(0);
+  expect(cells(merged)).toEqual(cells(whole));
+  expect(Object.keys(cells(whole)).length).toBe(36);
+});
+
+test('usage errors exit 2 with a message naming the problem', async () => {
+  const badSeed = await runCli(['run', '--seed', 'abc']);
+  expect(badSeed.code).toBe(2);
+  const missing = await runCli(['run', '--contract', '/no/such/contract.json']);
+  expect(missing.code).toBe(2);
+  expect(missing.stderr).toContain('/no/such/contract.json');
+  const unreachable = await runCli(['run', '--target', 'ws://127.0.0.1:9/api/ws', '--report-dir', tmp()]);
+  expect(unreachable.code).toBe(2);
+  expect(unreachable.stderr).toContain('GATEWAY_UNREACHABLE');
+});
