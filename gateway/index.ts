@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 import type { ContractViolation } from './core/contractChecker.js';
 import { GatewayCore } from './core/gatewayCore.js';
 import { DEFAULT_REPLAY_LIMITS } from './core/replayRings.js';
+import { DEFAULT_HOOK_TIMEOUT_MS } from './hooks/hookBus.js';
+import type { PluginSpec } from './hooks/pluginSpecs.js';
 import { GatewayServer, RPC_PATH, WS_PATH } from './transport/gatewayServer.js';
 
 export interface GatewayOptions {
@@ -36,6 +38,10 @@ export interface GatewayOptions {
   strict?: boolean | ((violation: ContractViolation) => void);
   /** Where the gateway reports; it never prints. */
   log?: (line: string) => void;
+  /** Session hook plugins, installed in order: `"NAME[:ARG]"` of a built-in, `{name, arg?, priority?, mode?}`, or a plugin object. */
+  plugins?: readonly PluginSpec[];
+  /** Time limit of one hook handler; one that exceeds it is logged and skipped. Default 5 000. */
+  hookTimeoutMs?: number;
 }
 
 export interface RunningGateway {
@@ -48,7 +54,7 @@ export interface RunningGateway {
   /** The current replay epoch (changes on restart). */
   readonly replayEpoch: string;
   readonly dataDir: string;
-  /** The transport-free core: lifecycle events and the outbound frame funnel for hooks and fault layers. */
+  /** The transport-free core: lifecycle events, the outbound frame funnel for fault layers, and `core.hooks`. */
   readonly core: GatewayCore;
   /** Same port and stored rows, a new replay_epoch, all sockets closed. */
   restart(): Promise<void>;
@@ -74,6 +80,8 @@ export function createGatewayCore(options: GatewayOptions & { dataDir: string })
     strict: options.strict,
     log: options.log ?? (() => undefined),
     skin: { name: 'default' },
+    plugins: options.plugins ?? [],
+    hookTimeoutMs: options.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
   });
 }
 
@@ -115,4 +123,11 @@ export type { ContractViolation } from './core/contractChecker.js';
 export type { LifecycleEvent, SessionCloseReason } from './core/lifecycleEvents.js';
 export type { FrameInterceptor, OutboundFrame } from './core/outboundFunnel.js';
 export { GatewayCore } from './core/gatewayCore.js';
+export { BUILTIN_PLUGINS, RecordPlugin } from './hooks/builtinPlugins.js';
+export { DEFAULT_HOOK_PRIORITY, DEFAULT_HOOK_TIMEOUT_MS, HookBus } from './hooks/hookBus.js';
+export { HOOK_FAULTS, type HookFaultName } from './hooks/hookFaults.js';
+export type * from './hooks/hookTypes.js';
+export { HOOK_MODES, HOOK_NAMES } from './hooks/hookTypes.js';
+export { parsePluginArgument, parsePluginsConfig, type PluginConfig, type PluginsConfig, type PluginSpec } from './hooks/pluginSpecs.js';
+export type { SessionHooks } from './hooks/sessionHooks.js';
 export { connectInMemory, MemoryClient, MemoryRpcError } from './transport/inMemory.js';

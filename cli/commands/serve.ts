@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { startGateway, type GatewayOptions } from '../../gateway/index.js';
+import { BUILTIN_PLUGINS, parsePluginArgument, parsePluginsConfig, type PluginConfig, startGateway, type GatewayOptions } from '../../gateway/index.js';
 import { HarnessError } from '../../src/rpc/harnessError.js';
 import { EXIT } from '../exitCodes.js';
 import { collect, integerOption } from '../lib/options.js';
@@ -21,6 +22,9 @@ interface ServeOptions {
   buildDelay?: number;
   orphanGrace?: number;
   seed?: number;
+  plugin?: string[];
+  pluginsConfig?: string;
+  hookTimeout?: number;
   verbose?: boolean;
 }
 
@@ -41,21 +45,53 @@ export function registerServeCommand(program: Command, setExitCode: (code: numbe
     .option('--build-delay <ms>', 'delay of the agent build after session.create (default 50)', integerOption('--build-delay', 0))
     .option('--orphan-grace <ms>', 'grace window before a detached session is reaped (default 30000)', integerOption('--orphan-grace', 0))
     .option('--seed <n>', 'seed of the schema-driven responder (methods without a Hermes handler)', integerOption('--seed'))
+    .option('--plugin <NAME[:ARG]>', 'install a built-in session hook plugin (repeatable, in order; listed below)', collect)
+    .option('--plugins-config <file>', 'JSON: a list of "NAME[:ARG]" or {name, arg?, priority?, mode?}, or {"plugins": [...], "hookTimeoutMs": n}; installed before --plugin')
+    .option('--hook-timeout <ms>', 'time limit of one hook handler; one that exceeds it is logged and skipped (default 5000)', integerOption('--hook-timeout', 1))
     .option('--verbose', 'log gateway events to stderr')
     .addHelpText(
       'after',
       `
 Prints exactly one line, "contract-gate gateway listening on ws://HOST:PORT/api/ws", once it accepts
 connections. Started with an older contract (e.g. contracts/hermes/session-lifecycle.pre-cwd-explicit.openrpc.json)
-it behaves as an older backend: keys that document does not declare are rejected with 4000.`,
+it behaves as an older backend: keys that document does not declare are rejected with 4000.
+
+Built-in session hook plugins (meant for tests; priority 50; a config entry may set priority and mode):
+${Object.values(BUILTIN_PLUGINS)
+  .map((plugin) => `  ${plugin.usage.padEnd(30)} ${plugin.summary}`)
+  .join('\n')}
+A handler that throws or exceeds --hook-timeout is logged (see --verbose) and skipped; clients see no difference.`,
     )
     .action(async (options: ServeOptions) => {
       setExitCode(await serveCommand(options));
     });
 }
 
+/** The plugins of `--plugins-config` (first) and `--plugin` (then), and the hook time limit. */
+export function servePlugins(options: Pick<ServeOptions, 'plugin' | 'pluginsConfig' | 'hookTimeout'>): { plugins: PluginConfig[]; hookTimeoutMs?: number } {
+  try {
+    let fromFile: { plugins: PluginConfig[]; hookTimeoutMs?: number } = { plugins: [] };
+    if (options.pluginsConfig) {
+      const path = resolve(options.pluginsConfig);
+      let json: unknown;
+      try {
+        json = JSON.parse(readFileSync(path, 'utf8'));
+      } catch (error) {
+        throw new Error(`--plugins-config ${path} is not readable JSON (${(error as Error).message})`);
+      }
+      fromFile = parsePluginsConfig(json, `--plugins-config ${path}`);
+    }
+    const plugins = [...fromFile.plugins, ...(options.plugin ?? []).map(parsePluginArgument)];
+    const hookTimeoutMs = options.hookTimeout ?? fromFile.hookTimeoutMs;
+    return { plugins, ...(hookTimeoutMs !== undefined ? { hookTimeoutMs } : {}) };
+  } catch (error) {
+    throw new HarnessError('USAGE', (error as Error).message, { cause: error });
+  }
+}
+
 export async function serveCommand(options: ServeOptions): Promise<number> {
   if (options.token && options.tokenEnv) throw new HarnessError('USAGE', 'pass either --token or --token-env, not both');
+  const hookSetup = servePlugins(options);
   const token = options.token ?? tokenFromEnv(options.tokenEnv);
   const contracts = (options.contract?.length ? options.contract : [DEFAULT_CONTRACT]).map((p) => resolve(p));
   const extensions = (options.extension ?? (options.hooks && !options.contract?.length ? [HOOKS_EXTENSION] : [])).map((p) => resolve(p));
@@ -70,6 +106,8 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
     ...(options.buildDelay !== undefined ? { buildDelayMs: options.buildDelay } : {}),
     ...(options.orphanGrace !== undefined ? { orphanGraceMs: options.orphanGrace } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(hookSetup.plugins.length > 0 ? { plugins: hookSetup.plugins } : {}),
+    ...(hookSetup.hookTimeoutMs !== undefined ? { hookTimeoutMs: hookSetup.hookTimeoutMs } : {}),
     ...(options.verbose ? { log: (line: string) => process.stderr.write(`gateway: ${line}\n`) } : {}),
   };
   let gateway;

@@ -8,6 +8,8 @@ export interface TransportLink {
 /** One client connection as the core sees it. Events reach it only when `eventsEnabled` (not over HTTP). */
 export class GatewayConnection {
   open = true;
+  /** The close code and reason once the transport went away. */
+  closedWith: { readonly code: number; readonly reason: string } | undefined;
 
   constructor(
     readonly id: string,

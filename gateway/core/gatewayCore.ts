@@ -1,3 +1,5 @@
+import type { PluginSpec } from '../hooks/pluginSpecs.js';
+import { SessionHooks } from '../hooks/sessionHooks.js';
 import { compiledContracts } from './contract/compiledContracts.js';
 import type { StrictOption } from './contractChecker.js';
 import { Dispatcher } from './dispatcher.js';
@@ -24,6 +26,8 @@ export interface CoreOptions {
   readonly strict: StrictOption | undefined;
   readonly log: (line: string) => void;
   readonly skin: Record<string, unknown>;
+  readonly plugins: readonly PluginSpec[];
+  readonly hookTimeoutMs: number;
 }
 
 /** Close code sent to every socket when the gateway restarts (1012 = service restart). */
@@ -34,6 +38,8 @@ export class GatewayCore {
   readonly rt: GatewayRuntime;
   readonly sessions: SessionLifecycle;
   readonly agent: FakeAgent;
+  /** The session lifecycle hooks: the plugins' hook bus and the `session.hook` observer stream. */
+  readonly hooks: SessionHooks;
   private readonly dispatcher: Dispatcher;
   private nextConnection = 1;
 
@@ -54,9 +60,10 @@ export class GatewayCore {
       contracts,
       validators,
     );
+    this.hooks = new SessionHooks(this.rt, { plugins: options.plugins, timeoutMs: options.hookTimeoutMs });
     this.agent = new FakeAgent(this.rt, (session) => this.sessions.ensureRow(session));
-    this.sessions = new SessionLifecycle(this.rt, this.agent);
-    const handlers = hermesHandlers({ rt: this.rt, sessions: this.sessions, agent: this.agent });
+    this.sessions = new SessionLifecycle(this.rt, this.agent, this.hooks);
+    const handlers = hermesHandlers({ rt: this.rt, sessions: this.sessions, agent: this.agent, hooks: this.hooks });
     const admission = new ParamsAdmission(contracts, validators, options.legacyMessages);
     const responder = new SchemaResponder(contracts, validators, options.seed);
     this.dispatcher = new Dispatcher(this.rt, admission, responder, handlers);

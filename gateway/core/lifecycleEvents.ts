@@ -1,4 +1,4 @@
-/** Why a live session ended. A hook bus subscribes to these to fire `session_cleanup`. */
+/** Why a live session ended; `session_cleanup` maps it to the exception it reports. */
 export type SessionCloseReason =
   | { readonly kind: 'client_close' }
   | { readonly kind: 'close_on_disconnect'; readonly code: number; readonly reason: string }

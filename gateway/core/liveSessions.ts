@@ -40,6 +40,10 @@ export interface LiveSession {
   readonly source: string;
   readonly profile: string | null;
   readonly closeOnDisconnect: boolean;
+  /** How it was opened: only a `session.create` fires `session_pre_init` / `session_post_init`. */
+  readonly via: 'create' | 'resume' | 'branch';
+  /** The effective `model_options` after `session_pre_init` (null when none were given). */
+  readonly modelOptions: Readonly<Record<string, unknown>> | null;
   pendingTitle: string | null;
   pendingHidden: boolean;
   /** The transcript while no stored row exists (seeded messages of an unpersisted create). */
@@ -54,10 +58,12 @@ export interface LiveSession {
   hydrating: boolean;
   reaper: TimerHandle | undefined;
   closed: boolean;
+  /** The `session_cleanup` dispatch, started once when the session ends. */
+  cleanup: Promise<void> | undefined;
 }
 
 export type NewLiveSession = Pick<LiveSession, 'key' | 'model' | 'provider' | 'reasoningEffort' | 'fast' | 'cwd' | 'workspace' | 'cols' | 'source' | 'profile' | 'closeOnDisconnect'> &
-  Partial<Pick<LiveSession, 'pendingTitle' | 'pendingHidden' | 'pendingMessages' | 'agent'>>;
+  Partial<Pick<LiveSession, 'pendingTitle' | 'pendingHidden' | 'pendingMessages' | 'agent' | 'modelOptions'>>;
 
 const MAX_TOMBSTONES = 4096;
 
@@ -67,10 +73,13 @@ export class LiveSessions {
   private readonly failures = new Map<string, string>();
   private readonly issued = new Set<string>();
 
-  open(init: NewLiveSession, binding: GatewayConnection | undefined, nowSeconds: number): LiveSession {
+  /** `id` comes from {@link reserveId} when hooks must name the session before it opens. */
+  open(init: NewLiveSession, binding: GatewayConnection | undefined, nowSeconds: number, via: LiveSession['via'], id = this.reserveId()): LiveSession {
     const session: LiveSession = {
       ...init,
-      id: this.newId(),
+      id,
+      via,
+      modelOptions: init.modelOptions ?? null,
       startedAt: nowSeconds,
       lastActive: nowSeconds,
       binding,
@@ -87,6 +96,7 @@ export class LiveSessions {
       hydrating: false,
       reaper: undefined,
       closed: false,
+      cleanup: undefined,
     };
     this.sessions.set(session.id, session);
     return session;
@@ -132,7 +142,8 @@ export class LiveSessions {
     this.failures.clear();
   }
 
-  private newId(): string {
+  /** A fresh 8-hex runtime id, never handed out twice. */
+  reserveId(): string {
     for (;;) {
       const id = randomBytes(4).toString('hex');
       if (!this.issued.has(id)) {

@@ -1,3 +1,4 @@
+import type { SessionHooks } from '../hooks/sessionHooks.js';
 import type { FakeAgent } from './fakeAgent.js';
 import type { GatewayConnection } from './gatewayConnection.js';
 import type { GatewayRuntime } from './gatewayRuntime.js';
@@ -12,10 +13,11 @@ export class SessionLifecycle {
   constructor(
     private readonly rt: GatewayRuntime,
     private readonly agent: FakeAgent,
+    private readonly hooks: SessionHooks,
   ) {}
 
-  open(init: NewLiveSession, connection: GatewayConnection | undefined, via: 'create' | 'resume' | 'branch'): LiveSession {
-    const session = this.rt.live.open(init, connection, this.rt.nowSeconds());
+  open(init: NewLiveSession, connection: GatewayConnection | undefined, via: LiveSession['via'], id?: string): LiveSession {
+    const session = this.rt.live.open(init, connection, this.rt.nowSeconds(), via, id);
     this.rt.lifecycle.emit({ type: 'session.created', sessionId: session.id, storedKey: session.key, model: session.model, via });
     return session;
   }
@@ -88,7 +90,11 @@ export class SessionLifecycle {
     });
   }
 
-  /** Ends a live session once; a second call is a no-op answering false. The stored row stays. */
+  /**
+   * Ends a live session once; a second call is a no-op answering false. The stored row stays. Teardown is done
+   * before `session_cleanup` is dispatched, so no handler can stop or undo it; `session.cleanup` settles when the
+   * awaited handlers are done.
+   */
   close(session: LiveSession, reason: SessionCloseReason): boolean {
     if (session.closed) return false;
     session.closed = true;
@@ -104,23 +110,33 @@ export class SessionLifecycle {
       reason,
       interactionCount: session.interactionCount,
     });
+    void this.hooks.cleanup(session, reason);
     return true;
   }
 
   /** A transport went away: reap `close_on_disconnect` sessions now, hand the others to the orphan reaper. */
   connectionClosed(connection: GatewayConnection, code: number, reason: string): void {
     connection.open = false;
+    connection.closedWith = { code, reason };
     this.rt.connections.delete(connection);
-    for (const session of this.rt.live.all()) {
-      if (session.binding !== connection) continue;
-      if (session.closeOnDisconnect) {
-        this.close(session, { kind: 'close_on_disconnect', code, reason });
-        continue;
-      }
-      session.binding = undefined;
-      this.rt.timers.cancel(session.reaper);
-      session.reaper = this.rt.timers.after(this.rt.settings.orphanGraceMs, () => this.close(session, { kind: 'orphan_reap' }));
+    for (const session of this.rt.live.all()) if (session.binding === connection) this.departed(session, code, reason);
+    this.hooks.forget(connection);
+  }
+
+  /** A session opened for a connection that dropped while the open was under way is treated as dropped after it. */
+  openedForGoneConnection(session: LiveSession, connection: GatewayConnection): void {
+    if (connection.open || session.closed) return;
+    this.departed(session, connection.closedWith?.code ?? 1006, connection.closedWith?.reason ?? '');
+  }
+
+  private departed(session: LiveSession, code: number, reason: string): void {
+    if (session.closeOnDisconnect) {
+      this.close(session, { kind: 'close_on_disconnect', code, reason });
+      return;
     }
+    session.binding = undefined;
+    this.rt.timers.cancel(session.reaper);
+    session.reaper = this.rt.timers.after(this.rt.settings.orphanGraceMs, () => this.close(session, { kind: 'orphan_reap' }));
   }
 
   shutdown(): void {
@@ -142,6 +158,14 @@ export class SessionLifecycle {
       this.close(session, { kind: 'build_failed', message: failure });
       return;
     }
+    // Only a created session fires session_post_init (Mellea: start_session does; clones and bare builds do not).
+    const postInit = session.via === 'create' ? this.hooks.postInit(session) : undefined;
+    if (postInit) void postInit.then(() => this.becomeReady(session, announce));
+    else this.becomeReady(session, announce);
+  }
+
+  private becomeReady(session: LiveSession, announce: boolean): void {
+    if (session.closed || session.agent === 'ready' || session.agent === 'failed') return;
     session.agent = 'ready';
     this.rt.lifecycle.emit({ type: 'agent.built', sessionId: session.id, model: session.model });
     if (announce) this.announce(session);

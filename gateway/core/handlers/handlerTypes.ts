@@ -1,3 +1,4 @@
+import type { SessionHooks } from '../../hooks/sessionHooks.js';
 import type { FakeAgent } from '../fakeAgent.js';
 import type { GatewayConnection } from '../gatewayConnection.js';
 import type { GatewayRuntime } from '../gatewayRuntime.js';
@@ -20,6 +21,7 @@ export interface GatewayServices {
   readonly rt: GatewayRuntime;
   readonly sessions: SessionLifecycle;
   readonly agent: FakeAgent;
+  readonly hooks: SessionHooks;
 }
 
 export const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);

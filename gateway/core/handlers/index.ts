@@ -1,5 +1,6 @@
 import { branchingHandlers } from './branching.js';
 import type { GatewayServices, HandlerTable } from './handlerTypes.js';
+import { hookHandlers } from './hooks.js';
 import { listingHandlers } from './listing.js';
 import { oneshotHandlers } from './oneshot.js';
 import { replayHandlers } from './replay.js';
@@ -11,7 +12,7 @@ import { sessionResumeHandlers } from './sessionResume.js';
 import { spawnTreeHandlers } from './spawnTree.js';
 import { turnHandlers } from './turns.js';
 
-/** Every Hermes method the reference gateway implements; a loaded method outside this table gets the schema responder. */
+/** Every Hermes method the reference gateway implements (and the session-hooks extension's); a loaded method outside this table gets the schema responder. */
 export function hermesHandlers(services: GatewayServices): HandlerTable {
   return {
     ...sessionCreateHandlers(services),
@@ -25,5 +26,6 @@ export function hermesHandlers(services: GatewayServices): HandlerTable {
     ...replayHandlers(services),
     ...spawnTreeHandlers(services),
     ...oneshotHandlers(services),
+    ...hookHandlers(services),
   };
 }

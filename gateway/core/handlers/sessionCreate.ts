@@ -34,9 +34,26 @@ export function lineageTitle(rt: GatewayRuntime, parentTitle: string): string {
   }
 }
 
-export function sessionCreateHandlers({ rt, sessions }: GatewayServices): HandlerTable {
+/** The create params a backend would take as model options (`session_pre_init.model_options`); null when none. */
+function modelOptionsOf(params: Record<string, unknown>): Record<string, unknown> | null {
+  const options: Record<string, unknown> = {};
+  if (str(params['reasoning_effort']) !== undefined) options['reasoning_effort'] = params['reasoning_effort'];
+  if (bool(params['fast']) !== undefined) options['fast'] = params['fast'];
+  return Object.keys(options).length > 0 ? options : null;
+}
+
+export function sessionCreateHandlers({ rt, sessions, hooks }: GatewayServices): HandlerTable {
   return {
-    'session.create': (params, context) => {
+    'session.create': async (params, context) => {
+      // session_pre_init names the session and may change the model before anything is resolved.
+      const id = rt.live.reserveId();
+      const init = await hooks.preInit(id, {
+        backendName: str(params['provider']) ?? 'reference',
+        modelId: str(params['model']) || DEFAULT_MODEL,
+        modelOptions: modelOptionsOf(params),
+      });
+      const model = init.modelId;
+      const options = init.modelOptions ?? {};
       const sentCwd = str(params['cwd']) || undefined;
       const explicit = sentCwd !== undefined && isDirectory(sentCwd);
       const profile = str(params['profile']) ?? null;
@@ -47,7 +64,6 @@ export function sessionCreateHandlers({ rt, sessions }: GatewayServices): Handle
       const parent = str(params['parent_session_id']) || null;
       const key = rt.store.newKey();
       const title = str(params['title']) ?? null;
-      const model = str(params['model']) || DEFAULT_MODEL;
       const hidden = bool(params['hidden']) ?? false;
       const workspace = explicit && !profileWins ? (sentCwd ?? null) : null;
       const seededChild = parent !== null && seeds.length > 0;
@@ -60,8 +76,8 @@ export function sessionCreateHandlers({ rt, sessions }: GatewayServices): Handle
           key,
           model,
           provider: str(params['provider']) ?? null,
-          reasoningEffort: str(params['reasoning_effort']) ?? null,
-          fast: bool(params['fast']) ?? null,
+          reasoningEffort: str(options['reasoning_effort']) ?? null,
+          fast: bool(options['fast']) ?? null,
           cwd,
           workspace,
           cols: int(params['cols']) ?? DEFAULT_COLS,
@@ -71,10 +87,13 @@ export function sessionCreateHandlers({ rt, sessions }: GatewayServices): Handle
           pendingTitle: seededChild ? null : title,
           pendingHidden: hidden,
           pendingMessages: seededChild ? [] : seeds,
+          modelOptions: init.modelOptions,
         },
         context.connection,
         'create',
+        id,
       );
+      sessions.openedForGoneConnection(session, context.connection);
       context.afterReply(() => sessions.scheduleBuild(session));
       const history = historyOf(rt, session);
       return {

@@ -5,9 +5,12 @@ export function sessionEndHandlers({ rt, sessions }: GatewayServices): HandlerTa
   return {
     // An unknown (or already closed) runtime id answers {closed: false}, as the contract comment says,
     // rather than the newest handler's session-not-found error: closing is idempotent for clients.
-    'session.close': (params) => {
+    // The answer waits for the session_cleanup handlers (bounded by their time limit), as Mellea's cleanup blocks.
+    'session.close': async (params) => {
       const session = rt.live.get(str(params['session_id']) ?? '');
-      return { closed: session ? sessions.close(session, { kind: 'client_close' }) : false };
+      if (!session || !sessions.close(session, { kind: 'client_close' })) return { closed: false };
+      await session.cleanup;
+      return { closed: true };
     },
 
     'session.delete': (params) => {
