@@ -14,8 +14,8 @@ export interface TranscriptEntry {
 }
 
 /**
- * Every frame sent and received, already redacted, each cut to 128 KiB. Rendered in the hive-style `>>` / `<<`
- * line format.
+ * Every frame sent and received, already redacted, received frames cut to 128 KiB. Rendered in the hive-style
+ * `>>` / `<<` line format.
  */
 export class Transcript {
   readonly entries: TranscriptEntry[] = [];
@@ -30,7 +30,9 @@ export class Transcript {
 
   record(dir: TranscriptDirection, conn: string, text: string): void {
     if (this.truncated) return;
-    const kept = clipText(this.redactor.redact(text));
+    // Only what the target sent can be huge; the harness's own requests are kept whole.
+    const redacted = this.redactor.redact(text);
+    const kept = dir === '<<' ? clipText(redacted) : redacted;
     this.chars += kept.length;
     this.entries.push({ dir, conn, at: Date.now() - this.started, text: kept });
   }

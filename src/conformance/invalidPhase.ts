@@ -1,7 +1,8 @@
-import { allOptionalValue, minimalValue, mutationsOf, type Mutation } from '../../fuzz/index.js';
+import { mutationsOf, type Mutation } from '../../fuzz/index.js';
 import type { ContractMethod } from '../contracts/contractModel.js';
 import type { SchemaResolver } from '../contracts/schemaTypes.js';
 import type { CaseSender } from './caseSender.js';
+import { baseValues, type MethodBases } from './methodBases.js';
 import type { CaseRecord } from './methodRunTypes.js';
 
 export const MAX_MUTATIONS_PER_METHOD = 48;
@@ -10,6 +11,7 @@ export interface InvalidPhaseOptions {
   method: ContractMethod;
   resolver: SchemaResolver;
   sender: CaseSender;
+  bases: MethodBases;
 }
 
 /**
@@ -19,10 +21,9 @@ export interface InvalidPhaseOptions {
  */
 export async function runInvalidPhase(options: InvalidPhaseOptions): Promise<CaseRecord[]> {
   const { method, resolver, sender } = options;
-  const bases = [minimalValue(method.paramsSchema, { resolver }), allOptionalValue(method.paramsSchema, { resolver })];
   const records: CaseRecord[] = [];
   const seen = new Set<string>();
-  for (const generated of bases) {
+  for (const generated of baseValues(options.bases)) {
     const binder = sender.binderFor();
     const bound = await binder.bindTraced(method.name, generated).catch(() => undefined);
     if (!bound) continue;

@@ -3,11 +3,17 @@ import { isJsonObject, type JsonValue } from '../rpc/messages.js';
 
 export const LONG_STRING_LENGTH = 65_536;
 
-function replaceStrings(value: JsonValue, depth: number, maxDepth: number): JsonValue {
-  if (typeof value === 'string') return 'x'.repeat(LONG_STRING_LENGTH);
+const LONG_STRING = 'x'.repeat(LONG_STRING_LENGTH);
+
+/** Replaces every string down to `maxDepth`; `changed.value` says whether any string was replaced. */
+function replaceStrings(value: JsonValue, depth: number, maxDepth: number, changed: { value: boolean }): JsonValue {
+  if (typeof value === 'string') {
+    if (value !== LONG_STRING) changed.value = true;
+    return LONG_STRING;
+  }
   if (depth >= maxDepth) return value;
-  if (Array.isArray(value)) return value.map((item) => replaceStrings(item, depth + 1, maxDepth));
-  if (isJsonObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceStrings(v, depth + 1, maxDepth)]));
+  if (Array.isArray(value)) return value.map((item) => replaceStrings(item, depth + 1, maxDepth, changed));
+  if (isJsonObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceStrings(v, depth + 1, maxDepth, changed)]));
   return value;
 }
 
@@ -18,8 +24,9 @@ function replaceStrings(value: JsonValue, depth: number, maxDepth: number): Json
  */
 export function longStringVariant(value: JsonValue, validate: SchemaCheck): JsonValue | undefined {
   for (const maxDepth of [8, 1]) {
-    const variant = replaceStrings(value, 0, maxDepth);
-    if (JSON.stringify(variant) !== JSON.stringify(value) && validate(variant).length === 0) return variant;
+    const changed = { value: false };
+    const variant = replaceStrings(value, 0, maxDepth, changed);
+    if (changed.value && validate(variant).length === 0) return variant;
   }
   return undefined;
 }

@@ -96,7 +96,8 @@ export function methodVerdicts(inputs: VerdictInputs): Map<CheckId, CheckVerdict
     const applicable = matching.filter((r) => !inputs.notSent?.(r.exchange));
     const unsent = matching.length - applicable.length;
     const unsentNote = unsent > 0 ? `; ${summarize(unsent, 'more case')} not sent: the target had stopped answering` : '';
-    const violations = applicable.flatMap((r) => judge.judge(r));
+    const judged = applicable.map((r) => judge.judge(r));
+    const violations = judged.flat();
     if (check === 'params.valid-accepted') {
       const setup = inputs.setupFailures.filter((f) => f.phase === 'valid');
       if (inputs.unsatisfiable) {
@@ -114,7 +115,7 @@ export function methodVerdicts(inputs: VerdictInputs): Map<CheckId, CheckVerdict
       verdicts.set(check, { check, status: 'n/a', detail, violations: [], judged: 0 });
       continue;
     }
-    const failedCases = applicable.filter((r) => judge.judge(r).length > 0).length;
+    const failedCases = judged.filter((found) => found.length > 0).length;
     verdicts.set(check, {
       check,
       status: violations.length === 0 ? 'pass' : 'fail',

@@ -1,8 +1,9 @@
-import { allOptionalValue, minimalValue, unknownKeyProbes, type UnknownKeyProbe } from '../../fuzz/index.js';
+import { unknownKeyProbes, type UnknownKeyProbe } from '../../fuzz/index.js';
 import type { ContractMethod } from '../contracts/contractModel.js';
 import type { SchemaResolver } from '../contracts/schemaTypes.js';
 import type { JsonValue } from '../rpc/messages.js';
 import type { CaseSender } from './caseSender.js';
+import { baseValues, type MethodBases } from './methodBases.js';
 import type { CaseRecord } from './methodRunTypes.js';
 
 export const MAX_PROBES_PER_METHOD = 16;
@@ -11,6 +12,7 @@ export interface ProbePhaseOptions {
   method: ContractMethod;
   resolver: SchemaResolver;
   sender: CaseSender;
+  bases: MethodBases;
 }
 
 /** Probes that the schema settles; a by-name method's top level says nothing about unknown params, so it is left out. */
@@ -31,18 +33,28 @@ function decisiveProbes(method: ContractMethod, resolver: SchemaResolver, value:
  */
 export async function runProbePhase(options: ProbePhaseOptions): Promise<CaseRecord[]> {
   const { method, resolver, sender } = options;
-  const bases = [minimalValue(method.paramsSchema, { resolver }), allOptionalValue(method.paramsSchema, { resolver })];
   const records: CaseRecord[] = [];
   const seen = new Set<string>();
-  for (const generated of bases) {
+  // Bound payloads repeat (same live ids), so their probes are computed once per distinct payload.
+  const probesOf = new Map<string, UnknownKeyProbe[]>();
+  const decisive = (payload: JsonValue): UnknownKeyProbe[] => {
+    const key = JSON.stringify(payload);
+    let probes = probesOf.get(key);
+    if (!probes) {
+      probes = decisiveProbes(method, resolver, payload);
+      probesOf.set(key, probes);
+    }
+    return probes;
+  };
+  for (const generated of baseValues(options.bases)) {
     const binder = sender.binderFor();
     const bound = await binder.bindTraced(method.name, generated).catch(() => undefined);
     if (!bound) continue;
-    for (const probe of decisiveProbes(method, resolver, bound.payload)) {
+    for (const probe of decisive(bound.payload)) {
       if (seen.has(probe.dottedPath) || seen.size >= MAX_PROBES_PER_METHOD) continue;
       seen.add(probe.dottedPath);
       const policy = probe.policy as 'closed' | 'open';
-      const inject = (payload: JsonValue): JsonValue => decisiveProbes(method, resolver, payload).find((p) => p.dottedPath === probe.dottedPath)?.payload ?? probe.payload;
+      const inject = (payload: JsonValue): JsonValue => decisive(payload).find((p) => p.dottedPath === probe.dottedPath)?.payload ?? probe.payload;
       if (policy === 'closed') {
         const record = await sender.send('unknown-key', generated, { binder, transform: inject });
         if (record) records.push({ ...record, probe: { dottedPath: probe.dottedPath, policy, key: probe.key } });

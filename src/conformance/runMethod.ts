@@ -3,9 +3,11 @@ import type { BindingRules } from '../binding/bindingRules.js';
 import type { ContractProfile } from '../checks/profile.js';
 import { outcomeOf, type Exchange } from '../client/exchange.js';
 import type { Contract, ContractMethod } from '../contracts/contractModel.js';
-import type { SchemaValidators } from '../contracts/schemaValidators.js';
+import type { JsonSchema } from '../contracts/schemaTypes.js';
+import type { SchemaCheck, SchemaValidators } from '../contracts/schemaValidators.js';
 import { CaseSender } from './caseSender.js';
 import { runInvalidPhase } from './invalidPhase.js';
+import { methodBases } from './methodBases.js';
 import { failingPredicate, methodVerdicts } from './methodVerdicts.js';
 import type { MethodCheckId, MethodRunResult } from './methodRunTypes.js';
 import { runProbePhase } from './probePhase.js';
@@ -34,6 +36,12 @@ export function methodSeed(seed: number, method: string): number {
   return hash;
 }
 
+/** Compiles on first use: the params schema is only needed for long strings, the result schema only for successes. */
+function lazyCheck(validators: SchemaValidators, schema: JsonSchema): SchemaCheck {
+  let check: SchemaCheck | undefined;
+  return (value) => (check ??= validators.checker(schema))(value);
+}
+
 /** Runs the three phases against one method and judges every method-level check; shrinks what failed. */
 export async function runMethod(options: RunMethodOptions): Promise<MethodRunResult> {
   const started = Date.now();
@@ -42,12 +50,13 @@ export async function runMethod(options: RunMethodOptions): Promise<MethodRunRes
   const seed = methodSeed(options.seed, method.name);
   const caller = new SilenceBreaker(options.caller, options.requestTimeoutMs);
   const sender = new CaseSender(method, caller, new Binder(options.rules, caller, options.requestTimeoutMs), options.requestTimeoutMs);
-  const validateParams = validators.checker(method.paramsSchema);
-  const valid = await runValidPhase({ method, resolver, validateParams, sender, seed, runs: options.runs, timeLimitMs: options.timeLimitMs });
-  const probes = await runProbePhase({ method, resolver, sender });
-  const invalid = await runInvalidPhase({ method, resolver, sender });
+  const validateParams = lazyCheck(validators, method.paramsSchema);
+  const bases = methodBases(method, resolver);
+  const valid = await runValidPhase({ method, resolver, validateParams, sender, seed, runs: options.runs, timeLimitMs: options.timeLimitMs, bases });
+  const probes = await runProbePhase({ method, resolver, sender, bases });
+  const invalid = await runInvalidPhase({ method, resolver, sender, bases });
   const records = [...valid.records, ...probes, ...invalid];
-  const validateResult = method.resultSchema === undefined ? undefined : validators.checker(method.resultSchema);
+  const validateResult = method.resultSchema === undefined ? undefined : lazyCheck(validators, method.resultSchema);
   const notSent = (exchange: Exchange): boolean => caller.notSent(exchange);
   const inputs = { method: method.name, profile: options.profile, validateResult, notSent, ...(valid.unsatisfiable ? { unsatisfiable: valid.unsatisfiable } : {}) };
   const verdicts = methodVerdicts({ ...inputs, records, setupFailures: sender.setupFailures });

@@ -1,11 +1,13 @@
 import * as fc from 'fast-check';
-import { allOptionalValue, arbitraryFromSchema, minimalValue, UnsatisfiableSchemaError } from '../../fuzz/index.js';
+import { isDeepStrictEqual } from 'node:util';
+import { arbitraryFromSchema, UnsatisfiableSchemaError } from '../../fuzz/index.js';
 import type { ContractMethod } from '../contracts/contractModel.js';
 import type { SchemaResolver } from '../contracts/schemaTypes.js';
 import type { SchemaCheck } from '../contracts/schemaValidators.js';
 import type { JsonValue } from '../rpc/messages.js';
 import type { CaseSender } from './caseSender.js';
 import { longStringVariant } from './longStrings.js';
+import type { MethodBases } from './methodBases.js';
 import type { CaseRecord, Counterexample } from './methodRunTypes.js';
 
 export interface ValidPhaseOptions {
@@ -16,6 +18,7 @@ export interface ValidPhaseOptions {
   seed: number;
   runs: number;
   timeLimitMs: number;
+  bases: MethodBases;
 }
 
 export interface ValidPhaseResult {
@@ -29,14 +32,13 @@ export interface ValidPhaseResult {
 
 /** Hand-picked first cases: the smallest payload, every optional key, and 64 KiB strings. */
 function examplesFor(options: ValidPhaseOptions): JsonValue[] {
-  const schema = options.method.paramsSchema;
-  const generatorOptions = { resolver: options.resolver };
-  const minimal = minimalValue(schema, generatorOptions);
-  const full = allOptionalValue(schema, generatorOptions);
-  const examples = [minimal, full];
-  const long = longStringVariant(full, options.validateParams);
+  const { bases } = options;
+  if (bases.unsatisfiable !== undefined) throw bases.unsatisfiable;
+  const examples = [bases.minimal, bases.full];
+  const long = longStringVariant(bases.full, options.validateParams);
   if (long !== undefined) examples.push(long);
-  return examples.filter((example, index) => examples.findIndex((e) => JSON.stringify(e) === JSON.stringify(example)) === index);
+  // Compared structurally, which stops at the first difference: the long variant is hundreds of KiB as text.
+  return examples.filter((example, index) => examples.findIndex((other) => isDeepStrictEqual(other, example)) === index);
 }
 
 /** The positive phase: seeded fast-check payloads (plus fixed examples), each bound to live objects and sent. */

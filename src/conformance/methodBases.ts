@@ -1,0 +1,23 @@
+import { allOptionalValue, minimalValue, UnsatisfiableSchemaError } from '../../fuzz/index.js';
+import type { ContractMethod } from '../contracts/contractModel.js';
+import type { SchemaResolver } from '../contracts/schemaTypes.js';
+import type { JsonValue } from '../rpc/messages.js';
+
+/** The two fixed payloads every phase starts from, or why the params schema admits none. */
+export type MethodBases = { minimal: JsonValue; full: JsonValue; unsatisfiable?: undefined } | { unsatisfiable: UnsatisfiableSchemaError };
+
+/** The smallest payload and the one with every optional key, computed once per method run for all three phases. */
+export function methodBases(method: ContractMethod, resolver: SchemaResolver): MethodBases {
+  try {
+    return { minimal: minimalValue(method.paramsSchema, { resolver }), full: allOptionalValue(method.paramsSchema, { resolver }) };
+  } catch (error) {
+    if (error instanceof UnsatisfiableSchemaError) return { unsatisfiable: error };
+    throw error;
+  }
+}
+
+/** The distinct bases, smallest first (empty when none exists). */
+export function baseValues(bases: MethodBases): JsonValue[] {
+  if (bases.unsatisfiable !== undefined) return [];
+  return JSON.stringify(bases.minimal) === JSON.stringify(bases.full) ? [bases.minimal] : [bases.minimal, bases.full];
+}
