@@ -1,0 +1,137 @@
+/**
+ * Calls checked per second: the contract-gate method engine against @open-rpc/test-coverage and a bare `ws`
+ * request/response loop, all measured in this run against the embedded reference gateway.
+ *
+ * How the comparison is kept fair:
+ * - same gateway: every runner gets a fresh reference gateway started in this process with the same options
+ *   (same documents, seed 0, no build delay), so none inherits sessions another created;
+ * - same methods: every method of the document;
+ * - same number of calls: our engine runs first and judges N exchanges per method (valid, unknown-key and
+ *   invalid phases); test-coverage's json-schema-faker rule then makes exactly N calls per method, and the bare
+ *   loop replays, byte for byte, every request our engine sent (its setup calls included, which our figure
+ *   does not count: ours is exchanges judged per second, theirs requests answered per second);
+ * - sequential for all three, since test-coverage is: one call in flight at a time. Our engine also opens one
+ *   connection per method (as the methods suite does) and the bare loop uses one for everything;
+ * - test-coverage gets a silent reporter (its built-in ones print a line per call) and its own HTTP transport,
+ *   which is the only one it has;
+ * - each runner first does an unmeasured warm-up pass on three methods, so that no one pays for the JIT alone;
+ *   our engine and the bare loop then alternate for ROUNDS rounds and each keeps its fastest round (the machine
+ *   may be shared); test-coverage runs once, its time being HTTP connections and an Ajv built per call, not JIT.
+ *
+ * Separately, our engine's throughput with methods on several connections at once (runMethod is safe to run
+ * concurrently, one connection per method). Here the lanes share one thread with the gateway, so they cannot
+ * add CPU; the runner gets its parallelism from Playwright worker processes. That row is not in the ratios.
+ *
+ * Two documents: the Hermes session lifecycle (our target layout: one `params` object per method, with
+ * identifier binding), where test-coverage sends by-position arrays that the gateway rejects, so its calls
+ * there measure throughput only; and the MetaMask document, plain by-position JSON-RPC that test-coverage
+ * understands, answered by the gateway's schema-driven responder.
+ */
+import { readFileSync } from 'node:fs';
+import { startGateway, type RunningGateway } from '../gateway/index.js';
+import { loadBindingRules, NO_BINDINGS, type BindingRules } from '../src/binding/index.js';
+import { profileFor } from '../src/checks/profile.js';
+import { loadContractSync } from '../src/contracts/loadContract.js';
+import { runBareLoop, type BareLoopResult } from './lib/bareLoop.js';
+import { runEngine, type EngineRunOptions, type EngineRunResult } from './lib/engineRun.js';
+import { runTestCoverage } from './lib/testCoverageRun.js';
+
+const SEED = 1;
+const RUNS = Number(process.env['BENCH_RUNS'] ?? 25);
+const LANES = 4;
+const ROUNDS = 3;
+const TARGET_VS_TEST_COVERAGE = 10;
+const TARGET_VS_BARE = 0.4;
+
+interface Subject {
+  label: string;
+  path: string;
+  rules: BindingRules;
+}
+
+const SUBJECTS: Subject[] = [
+  { label: 'Hermes session lifecycle', path: 'contracts/hermes/session-lifecycle.openrpc.json', rules: loadBindingRules('contracts/hermes/bindings.json') },
+  { label: 'MetaMask JSON-RPC', path: 'node_modules/@metamask/api-specs/dist/build/openrpc.json', rules: NO_BINDINGS },
+];
+
+interface Row {
+  runner: string;
+  calls: number;
+  what: string;
+  elapsedMs: number;
+  note: string;
+}
+
+const rate = (row: Row): number => (row.calls / row.elapsedMs) * 1000;
+
+async function withGateway<T>(path: string, body: (gateway: RunningGateway) => Promise<T>): Promise<T> {
+  const gateway = await startGateway({ contractPaths: [path], buildDelayMs: 0, seed: 0 });
+  try {
+    return await body(gateway);
+  } finally {
+    await gateway.close();
+  }
+}
+
+async function benchSubject(subject: Subject): Promise<{ rows: Row[]; vsTestCoverage: number; vsBare: number }> {
+  const contract = loadContractSync(subject.path);
+  const document = JSON.parse(readFileSync(subject.path, 'utf8')) as object;
+  const methods = contract.methods.map((m) => m.name);
+  const engine = (url: string, overrides: Partial<EngineRunOptions> = {}) =>
+    runEngine({ url, contract, profile: profileFor(contract.title), rules: subject.rules, methods, runs: RUNS, seed: SEED, ...overrides });
+  const warmup = methods.slice(0, 3);
+
+  const warmed = await withGateway(subject.path, (g) => engine(g.url, { methods: warmup, runs: 3, keepRequests: true }));
+  await withGateway(subject.path, (g) => runBareLoop(g.url, warmed.requests));
+  const warmupCalls = new Map(warmup.map((name) => [name, 3]));
+  await withGateway(subject.path, (g) => runTestCoverage(document, g.httpUrl, warmupCalls));
+
+  let ours: EngineRunResult | undefined;
+  let bare: BareLoopResult | undefined;
+  for (let round = 0; round < ROUNDS; round++) {
+    const run = await withGateway(subject.path, (g) => engine(g.url, { keepRequests: true }));
+    if (!ours || run.elapsedMs < ours.elapsedMs) ours = run;
+    const loop = await withGateway(subject.path, (g) => runBareLoop(g.url, run.requests));
+    if (!bare || loop.elapsedMs < bare.elapsedMs) bare = loop;
+  }
+  if (!ours || !bare) throw new Error('no round ran');
+  const perMethod = ours.perMethod;
+  const peer = await withGateway(subject.path, (g) => runTestCoverage(document, g.httpUrl, perMethod));
+  const lanes = await withGateway(subject.path, (g) => engine(g.url, { lanes: LANES }));
+
+  const rows: Row[] = [
+    { runner: `contract-gate engine, sequential (best of ${ROUNDS})`, calls: ours.judged, what: 'judged', elapsedMs: ours.elapsedMs, note: `${ours.sent} requests sent (setup and shrinking included), ${ours.failingCells} failing cells` },
+    {
+      runner: '@open-rpc/test-coverage, HTTP',
+      calls: peer.calls,
+      what: 'checked',
+      elapsedMs: peer.elapsedMs,
+      note: `${peer.valid} valid, ${peer.errors} JSON-RPC errors${peer.errors === peer.calls ? ' (by-position arrays: every call rejected)' : ''}`,
+    },
+    { runner: `bare ws request/response loop (best of ${ROUNDS})`, calls: bare.calls, what: 'answered', elapsedMs: bare.elapsedMs, note: 'the requests our engine sent, replayed; no checks' },
+    { runner: `contract-gate engine, ${LANES} connections`, calls: lanes.judged, what: 'judged', elapsedMs: lanes.elapsedMs, note: `${LANES} method runs at once, one thread shared with the gateway` },
+  ];
+  const [oursRow, peerRow, bareRow] = rows as [Row, Row, Row, Row];
+  return { rows, vsTestCoverage: rate(oursRow) / rate(peerRow), vsBare: rate(oursRow) / rate(bareRow) };
+}
+
+function printTable(subject: Subject, methods: number, rows: Row[]): void {
+  const header = ['runner', 'calls', 'wall s', 'calls/s', 'note'];
+  const cells = rows.map((r) => [r.runner, `${r.calls} ${r.what}`, (r.elapsedMs / 1000).toFixed(2), rate(r).toFixed(0), r.note]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] ?? '').length)));
+  const line = (values: string[]): string => `| ${values.map((v, i) => (i === 1 || i === 2 || i === 3 ? v.padStart(widths[i] ?? 0) : v.padEnd(widths[i] ?? 0))).join(' | ')} |`;
+  process.stdout.write(`\n${subject.label}: ${methods} methods, runs ${RUNS}, seed ${SEED}\n`);
+  process.stdout.write(`${line(header)}\n${line(widths.map((w) => '-'.repeat(w)))}\n`);
+  for (const row of cells) process.stdout.write(`${line(row)}\n`);
+}
+
+const verdict = (value: number, target: number): string => (value >= target ? 'met' : 'MISSED');
+
+for (const subject of SUBJECTS) {
+  const { rows, vsTestCoverage, vsBare } = await benchSubject(subject);
+  printTable(subject, loadContractSync(subject.path).methods.length, rows);
+  process.stdout.write(
+    `ours / test-coverage: ${vsTestCoverage.toFixed(1)}x (target >= ${TARGET_VS_TEST_COVERAGE}x, ${verdict(vsTestCoverage, TARGET_VS_TEST_COVERAGE)}); ` +
+      `ours / bare loop: ${(vsBare * 100).toFixed(0)}% (target >= ${TARGET_VS_BARE * 100}%, ${verdict(vsBare, TARGET_VS_BARE)})\n`,
+  );
+}

@@ -1,0 +1,95 @@
+import type { BindingRules, RpcCaller } from '../../src/binding/index.js';
+import type { ContractProfile } from '../../src/checks/profile.js';
+import { Redactor } from '../../src/client/redact.js';
+import { ResilientCaller } from '../../src/client/resilientCaller.js';
+import { RpcClient } from '../../src/client/rpcClient.js';
+import { Transcript } from '../../src/client/transcript.js';
+import { runMethod } from '../../src/conformance/index.js';
+import type { Contract } from '../../src/contracts/contractModel.js';
+import { SchemaValidators } from '../../src/contracts/schemaValidators.js';
+
+export interface EngineRunOptions {
+  url: string;
+  contract: Contract;
+  profile: ContractProfile;
+  rules: BindingRules;
+  methods: readonly string[];
+  runs: number;
+  seed: number;
+  /** Method runs in flight at once, each on its own connection (1: one method after the other). */
+  lanes?: number;
+  /** Keep the text of every request sent, in order (the bare loop replays them). */
+  keepRequests?: boolean;
+}
+
+export interface EngineRunResult {
+  /** Exchanges judged by the method checks (every case of the three phases). */
+  judged: number;
+  /** Every request sent, setup calls and shrinking included. */
+  sent: number;
+  perMethod: Map<string, number>;
+  requests: string[];
+  failingCells: number;
+  elapsedMs: number;
+}
+
+const REQUEST_TIMEOUT_MS = 10_000;
+
+/**
+ * Runs the per-method engine the way the methods suite does (one connection and one transcript per method run,
+ * identifier binding, all three phases, verdicts and shrinking), one method after the other or on several lanes.
+ */
+export async function runEngine(options: EngineRunOptions): Promise<EngineRunResult> {
+  const validators = new SchemaValidators(options.contract);
+  const perMethod = new Map<string, number>();
+  const requests: string[] = [];
+  let judged = 0;
+  let sent = 0;
+  let failingCells = 0;
+  const queue = [...options.methods];
+
+  const runOne = async (name: string): Promise<void> => {
+    const method = options.contract.method(name);
+    if (!method) throw new Error(`${name} is not in ${options.contract.origin}`);
+    const transcript = new Transcript(new Redactor([]));
+    const client = new ResilientCaller(() =>
+      RpcClient.connect({ url: options.url, transcript, readyTimeoutMs: options.profile.hasGatewayEvents ? 2_000 : 0, requestTimeoutMs: REQUEST_TIMEOUT_MS }),
+    );
+    const caller: RpcCaller = {
+      call: async (m, params, callOptions) => {
+        const exchange = await client.call(m, params, callOptions);
+        sent++;
+        if (options.keepRequests) requests.push(exchange.requestText);
+        return exchange;
+      },
+      waitForEvent: (filter, timeoutMs) => client.waitForEvent(filter, timeoutMs),
+    };
+    await client.client();
+    try {
+      const result = await runMethod({
+        contract: options.contract,
+        method,
+        profile: options.profile,
+        validators,
+        caller,
+        rules: options.rules,
+        seed: options.seed,
+        runs: options.runs,
+        timeLimitMs: 60_000,
+        requestTimeoutMs: REQUEST_TIMEOUT_MS,
+      });
+      judged += result.records.length;
+      perMethod.set(name, result.records.length);
+      failingCells += [...result.verdicts.values()].filter((v) => v.status === 'fail').length;
+    } finally {
+      await client.close();
+    }
+  };
+
+  const started = performance.now();
+  const lane = async (): Promise<void> => {
+    for (let name = queue.shift(); name !== undefined; name = queue.shift()) await runOne(name);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.lanes ?? 1) }, lane));
+  return { judged, sent, perMethod, requests, failingCells, elapsedMs: performance.now() - started };
+}
