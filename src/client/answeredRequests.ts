@@ -5,13 +5,21 @@ import type { Exchange } from './exchange.js';
 /** Further answers kept per exchange (a target answering a hundred times is reported from the first few). */
 const MAX_DUPLICATES_KEPT = 4;
 
+interface Settled {
+  /** Weak: remembering a request must not keep its (possibly huge) answer alive after the caller dropped it. */
+  exchange: WeakRef<Exchange>;
+  answered: boolean;
+  /** The id as text, for the loose lookup. */
+  text: string;
+}
+
 /**
  * The last requests of a connection that were settled (answered, timed out or failed), so that a second answer
  * to one of them, or an answer after its timeout, is recognised as such and never taken for the answer of the
  * request that is open at that moment.
  */
 export class AnsweredRequests {
-  private readonly byKey = new Map<string, Exchange>();
+  private readonly byKey = new Map<string, Settled>();
   private readonly byText = new Map<string, string>();
 
   constructor(private readonly max = 256) {}
@@ -21,13 +29,13 @@ export class AnsweredRequests {
     if (exchange.id === null) return;
     const key = JSON.stringify(exchange.id);
     this.forget(exchange.id);
-    this.byKey.set(key, exchange);
-    this.byText.set(String(exchange.id), key);
-    const oldest = this.byKey.size > this.max ? this.byKey.keys().next().value : undefined;
-    if (oldest !== undefined) {
-      const dropped = this.byKey.get(oldest);
+    const text = String(exchange.id);
+    this.byKey.set(key, { exchange: new WeakRef(exchange), answered: exchange.response !== undefined, text });
+    this.byText.set(text, key);
+    const [oldest, dropped] = this.byKey.size > this.max ? (this.byKey.entries().next().value ?? []) : [];
+    if (oldest !== undefined && dropped) {
       this.byKey.delete(oldest);
-      if (dropped && this.byText.get(String(dropped.id)) === oldest) this.byText.delete(String(dropped.id));
+      if (this.byText.get(dropped.text) === oldest) this.byText.delete(dropped.text);
     }
   }
 
@@ -38,18 +46,19 @@ export class AnsweredRequests {
     if (id !== null && this.byText.get(String(id)) === key) this.byText.delete(String(id));
   }
 
-  /** The settled exchange an answer with this id belongs to (same id, or the same id as text). */
-  find(id: unknown): Exchange | undefined {
-    if (id === undefined || id === null) return undefined;
-    const exact = this.byKey.get(JSON.stringify(id));
-    if (exact) return exact;
-    const key = this.byText.get(String(id));
-    return key === undefined ? undefined : this.byKey.get(key);
-  }
-
-  /** Notes another answer on an exchange that already had one (a request gets exactly one response). */
-  static addDuplicate(exchange: Exchange, text: string): void {
-    const kept = (exchange.duplicateAnswers ??= []);
-    if (kept.length < MAX_DUPLICATES_KEPT) kept.push(clipText(text));
+  /**
+   * Whether an answer with this id belongs to a settled request (same id, or the same id as text); when that
+   * request had already been answered, the answer is noted on its exchange as a repeat.
+   */
+  claim(id: unknown, text: string): boolean {
+    if (id === undefined || id === null) return false;
+    const settled = this.byKey.get(JSON.stringify(id)) ?? this.byKey.get(this.byText.get(String(id)) ?? '');
+    if (!settled) return false;
+    const exchange = settled.answered ? settled.exchange.deref() : undefined;
+    if (exchange) {
+      const kept = (exchange.duplicateAnswers ??= []);
+      if (kept.length < MAX_DUPLICATES_KEPT) kept.push(clipText(text));
+    }
+    return true;
   }
 }

@@ -300,10 +300,8 @@ export class RpcClient {
         return;
       }
     }
-    const earlier = this.answered.find(id);
-    if (earlier) {
-      // A second answer, or one after the timeout: it belongs to that request, never to the one open now.
-      if (earlier.response !== undefined) AnsweredRequests.addDuplicate(earlier, text);
+    // A second answer, or one after the timeout: it belongs to that request, never to the one open now.
+    if (this.answered.claim(id, text)) {
       this.keepStray(text);
       return;
     }

@@ -117,6 +117,16 @@ test('a target that never answers: params.valid-accepted fails with the timeout,
   expect(run.elapsedMs).toBeLessThan(SILENT_BOUND_MS);
 });
 
+test('answers that come after the timeout: they are never taken for the request open at that moment', async () => {
+  const run = await runAgainst('late-answer', { server: { lateMs: REQUEST_TIMEOUT_MS + 100 } });
+  // Before late answers were recognised, each went to the next request as its answer and failed envelope.id-echo.
+  expect(run.failing).toEqual(['params.valid-accepted']);
+  expect(run.detail('params.valid-accepted')).toContain(`math.add did not answer within ${REQUEST_TIMEOUT_MS} ms`);
+  for (const record of run.result.records) expect(record.exchange.response).toBeUndefined();
+  expect(run.clients[0]?.strayFrames.length).toBeGreaterThan(0);
+  expect(run.elapsedMs).toBeLessThan(SILENT_BOUND_MS);
+});
+
 for (const [mode, code] of [['close-1011', '1011, "internal error"'], ['destroy', '1006']] as const) {
   test(`the socket closed in the middle of a call (${mode}): params.valid-accepted fails with the close code, each call on a new connection`, async () => {
     const run = await runAgainst(mode);

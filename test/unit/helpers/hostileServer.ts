@@ -10,6 +10,7 @@ export const HOSTILE_MODES = [
   'unknown-id',
   'id-other-type',
   'silent',
+  'late-answer',
   'close-1011',
   'destroy',
   'flood',
@@ -26,6 +27,8 @@ export interface HostileServerOptions {
   hugeBytes?: number;
   /** Delay before each answer in `flood` mode, so that a short run still receives a long flood. Default 0. */
   answerDelayMs?: number;
+  /** Delay before each answer in `late-answer` mode (longer than the client's timeout). Default 400. */
+  lateMs?: number;
 }
 
 export interface HostileServer {
@@ -135,11 +138,12 @@ export async function startHostileServer(mode: HostileMode, options: HostileServ
     switch (mode) {
       case 'well-behaved':
         return send(answer);
-      case 'flood': {
+      case 'flood':
+      case 'late-answer': {
         const timer = setTimeout(() => {
           timers.delete(timer);
           if (socket.readyState === socket.OPEN) send(answer);
-        }, options.answerDelayMs ?? 0);
+        }, mode === 'flood' ? (options.answerDelayMs ?? 0) : (options.lateMs ?? 400));
         timers.add(timer);
         return;
       }
