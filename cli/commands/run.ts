@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { HttpRpcClient } from '../../src/client/httpClient.js';
 import { Redactor } from '../../src/client/redact.js';
@@ -129,8 +130,10 @@ export async function runCommand(options: RunOptions): Promise<number> {
     ...(options.legacyMessages ? { CONTRACT_GATE_LEGACY_MESSAGES: '1' } : {}),
     ...(options.requestTimeout ? { CONTRACT_GATE_REQUEST_TIMEOUT_MS: String(options.requestTimeout) } : {}),
   };
+  const cacheDir = mkdtempSync(join(tmpdir(), 'contract-gate-run-'));
+  env['CONTRACT_GATE_CACHE_DIR'] = cacheDir;
   const args = ['test', '-c', SUITES_CONFIG, ...(options.grep ? ['--grep', options.grep] : []), ...(options.shard ? ['--shard', options.shard] : [])];
-  const playwrightExit = await runPlaywright(args, env);
+  const playwrightExit = await runPlaywright(args, env).finally(() => rmSync(cacheDir, { recursive: true, force: true }));
   const exitCode = verdictOf(reportDir, playwrightExit);
   if (options.baseline) warnUnmatchedBaseline(resolve(options.baseline), reportDir);
   return exitCode;

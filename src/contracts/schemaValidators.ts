@@ -30,28 +30,46 @@ function anchorRefs(node: unknown, base: string): unknown {
   return copy;
 }
 
+interface CompiledDocument {
+  ajv: Ajv;
+  base: string;
+  cache: Map<JsonSchema, ValidateFunction>;
+}
+
+/** One compiled state per document object, shared by every SchemaValidators built for it (workers, benches, replays). */
+const compiledDocuments = new WeakMap<object, CompiledDocument>();
+
+function compiledDocument(contract: Contract): CompiledDocument {
+  let compiled = compiledDocuments.get(contract.document);
+  if (!compiled) {
+    const ajv = createAjv({ validateSchema: false });
+    const base = `urn:contract-gate:document:${++documentCounter}`;
+    ajv.addSchema({ ...contract.document, $id: base }, base);
+    compiled = { ajv, base, cache: new Map() };
+    compiledDocuments.set(contract.document, compiled);
+  }
+  return compiled;
+}
+
 /**
- * Compiles the schemas of one contract with ajv + ajv-formats, each schema once (cached by identity).
+ * Compiles the schemas of one contract with ajv + ajv-formats, each schema once (cached by identity, per document).
  * The whole document is registered under a private id so that `$ref`s, recursive ones included, resolve.
  */
 export class SchemaValidators {
-  private readonly ajv: Ajv;
-  private readonly base: string;
-  private readonly cache = new Map<JsonSchema, ValidateFunction>();
+  private readonly compiled: CompiledDocument;
 
   constructor(contract: Contract) {
-    this.ajv = createAjv({ validateSchema: false });
-    this.base = `urn:contract-gate:document:${++documentCounter}`;
-    this.ajv.addSchema({ ...contract.document, $id: this.base }, this.base);
+    this.compiled = compiledDocument(contract);
   }
 
   validator(schema: JsonSchema): ValidateFunction {
-    let compiled = this.cache.get(schema);
-    if (!compiled) {
-      compiled = this.ajv.compile(typeof schema === 'boolean' ? schema : (anchorRefs(schema, this.base) as object));
-      this.cache.set(schema, compiled);
+    const { ajv, base, cache } = this.compiled;
+    let validate = cache.get(schema);
+    if (!validate) {
+      validate = ajv.compile(typeof schema === 'boolean' ? schema : (anchorRefs(schema, base) as object));
+      cache.set(schema, validate);
     }
-    return compiled;
+    return validate;
   }
 
   check(schema: JsonSchema, value: unknown): SchemaViolation[] {
