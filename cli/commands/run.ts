@@ -12,7 +12,7 @@ import { parseBaseline } from '../../src/report/baseline.js';
 import { parseMatrixJson } from '../../src/report/renderJson.js';
 import { HarnessError } from '../../src/rpc/harnessError.js';
 import { EXIT } from '../exitCodes.js';
-import { collect, integerOption, regexOption, shardOption } from '../lib/options.js';
+import { collect, integerOption, regexOption, seedOption, shardOption } from '../lib/options.js';
 import { DEFAULT_CONTRACT, HOOKS_EXTENSION, SUITES_CONFIG } from '../lib/repoPaths.js';
 import { runPlaywright } from '../lib/runPlaywright.js';
 import { tokenFromEnv } from '../lib/tokens.js';
@@ -61,7 +61,7 @@ export function registerRunCommand(program: Command, setExitCode: (code: number)
     .option('--client-contract <file>', 'contract of the clients in the field: every payload they may send must be accepted (skew gate)')
     .option('--extension <file>', 'extension document loaded beside the contract (default for Hermes: the session-hooks extension)', collect)
     .option('--token-env <var>', 'name of the environment variable holding the gateway token (never pass the token itself)')
-    .option('--seed <n>', 'fuzzing seed (default: random, printed so the run can be reproduced)', integerOption('--seed'))
+    .option('--seed <n>', 'fuzzing seed, a 32-bit integer (default: random, printed so the run can be reproduced)', seedOption)
     .option('--runs <n>', 'generated valid payloads per method, on top of the fixed examples (default 25)', integerOption('--runs', 1))
     .option('--grep <regex>', 'only checks whose title or tags match, e.g. "@check:params\\." or "session\\.create"', regexOption)
     .option('--report-dir <dir>', 'report folder: matrix.json/.md/.html, junit.xml, allure-results/, transcripts/, replays/', 'contract-gate-report')

@@ -27,3 +27,12 @@ export function regexOption(value: string): string {
   }
   return value;
 }
+
+/** fast-check seeds are 32-bit integers. */
+export function seedOption(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isSafeInteger(parsed) || parsed < -(2 ** 31) || parsed > 2 ** 32 - 1) {
+    throw new InvalidArgumentError(`--seed must be a 32-bit integer (-2147483648 … 4294967295), got "${value}"`);
+  }
+  return parsed;
+}
