@@ -25,4 +25,6 @@ export default defineConfig({
     ...(sharded ? ([['blob', { outputDir: join(reportDir, 'blob') }]] as const) : []),
   ],
   use: { trace: 'off' },
+  // One project per run: the embedded reference gateway unless the CLI names an external target.
+  projects: [{ name: process.env['CONTRACT_GATE_TARGET'] ? 'external-target' : 'embedded-reference-gateway' }],
 });
