@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { ContractViolation } from './core/contractChecker.js';
 import { GatewayCore } from './core/gatewayCore.js';
 import { DEFAULT_REPLAY_LIMITS } from './core/replayRings.js';
+import { assertFaultNames, installFaults } from './faults/faultRegistry.js';
 import { DEFAULT_HOOK_TIMEOUT_MS } from './hooks/hookBus.js';
 import type { PluginSpec } from './hooks/pluginSpecs.js';
 import { GatewayServer, RPC_PATH, WS_PATH } from './transport/gatewayServer.js';
@@ -42,6 +43,8 @@ export interface GatewayOptions {
   plugins?: readonly PluginSpec[];
   /** Time limit of one hook handler; one that exceeds it is logged and skipped. Default 5 000. */
   hookTimeoutMs?: number;
+  /** Deliberate faults switched on by name (see `GATEWAY_FAULTS`), for proving that the harness's checks can fail. */
+  faults?: string[];
 }
 
 export interface RunningGateway {
@@ -54,7 +57,7 @@ export interface RunningGateway {
   /** The current replay epoch (changes on restart). */
   readonly replayEpoch: string;
   readonly dataDir: string;
-  /** The transport-free core: lifecycle events, the outbound frame funnel for fault layers, and `core.hooks`. */
+  /** The transport-free core: lifecycle events, the inbound gate and outbound funnel for fault layers, and `core.hooks`. */
   readonly core: GatewayCore;
   /** Same port and stored rows, a new replay_epoch, all sockets closed. */
   restart(): Promise<void>;
@@ -68,7 +71,7 @@ export const DEFAULT_MAX_RESUME_MESSAGES = 1_000;
 
 /** Builds the transport-free core from gateway options (also what in-memory tests use). */
 export function createGatewayCore(options: GatewayOptions & { dataDir: string }): GatewayCore {
-  return new GatewayCore({
+  const core = new GatewayCore({
     contractPaths: options.contractPaths ?? [DEFAULT_CONTRACT_PATH],
     legacyMessages: options.legacyMessages ?? false,
     dataDir: options.dataDir,
@@ -83,9 +86,12 @@ export function createGatewayCore(options: GatewayOptions & { dataDir: string })
     plugins: options.plugins ?? [],
     hookTimeoutMs: options.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
   });
+  installFaults(core, options.faults ?? []);
+  return core;
 }
 
 export async function startGateway(options: GatewayOptions = {}): Promise<RunningGateway> {
+  assertFaultNames(options.faults ?? []);
   const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'contract-gate-gateway-'));
   mkdirSync(dataDir, { recursive: true });
@@ -121,10 +127,13 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
 
 export type { ContractViolation } from './core/contractChecker.js';
 export type { LifecycleEvent, SessionCloseReason } from './core/lifecycleEvents.js';
+export type { InboundDecision, InboundFrame, InboundInterceptor } from './core/inboundGate.js';
 export type { FrameInterceptor, OutboundFrame } from './core/outboundFunnel.js';
 export { GatewayCore } from './core/gatewayCore.js';
 export { BUILTIN_PLUGINS, RecordPlugin } from './hooks/builtinPlugins.js';
 export { DEFAULT_HOOK_PRIORITY, DEFAULT_HOOK_TIMEOUT_MS, HookBus } from './hooks/hookBus.js';
+export { assertFaultNames, faultNamed, GATEWAY_FAULTS, installFaults, UnknownFaultError } from './faults/faultRegistry.js';
+export type { GatewayFault } from './faults/faultTypes.js';
 export { HOOK_FAULTS, type HookFaultName } from './hooks/hookFaults.js';
 export type * from './hooks/hookTypes.js';
 export { HOOK_MODES, HOOK_NAMES } from './hooks/hookTypes.js';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { BUILTIN_PLUGINS, parsePluginArgument, parsePluginsConfig, type PluginConfig, startGateway, type GatewayOptions } from '../../gateway/index.js';
+import { BUILTIN_PLUGINS, GATEWAY_FAULTS, parsePluginArgument, parsePluginsConfig, type PluginConfig, startGateway, type GatewayOptions, UnknownFaultError, assertFaultNames } from '../../gateway/index.js';
 import { HarnessError } from '../../src/rpc/harnessError.js';
 import { EXIT } from '../exitCodes.js';
 import { collect, integerOption } from '../lib/options.js';
@@ -25,6 +25,8 @@ interface ServeOptions {
   plugin?: string[];
   pluginsConfig?: string;
   hookTimeout?: number;
+  fault?: string[];
+  listFaults?: boolean;
   verbose?: boolean;
 }
 
@@ -48,6 +50,8 @@ export function registerServeCommand(program: Command, setExitCode: (code: numbe
     .option('--plugin <NAME[:ARG]>', 'install a built-in session hook plugin (repeatable, in order; listed below)', collect)
     .option('--plugins-config <file>', 'JSON: a list of "NAME[:ARG]" or {name, arg?, priority?, mode?}, or {"plugins": [...], "hookTimeoutMs": n}; installed before --plugin')
     .option('--hook-timeout <ms>', 'time limit of one hook handler; one that exceeds it is logged and skipped (default 5000)', integerOption('--hook-timeout', 1))
+    .option('--fault <name>', 'switch a deliberate fault on (repeatable; self-test of the harness; see --list-faults)', collect)
+    .option('--list-faults', 'print every fault: name, what it breaks, the check meant to catch it; then exit')
     .option('--verbose', 'log gateway events to stderr')
     .addHelpText(
       'after',
@@ -60,7 +64,10 @@ Built-in session hook plugins (meant for tests; priority 50; a config entry may 
 ${Object.values(BUILTIN_PLUGINS)
   .map((plugin) => `  ${plugin.usage.padEnd(30)} ${plugin.summary}`)
   .join('\n')}
-A handler that throws or exceeds --hook-timeout is logged (see --verbose) and skipped; clients see no difference.`,
+A handler that throws or exceeds --hook-timeout is logged (see --verbose) and skipped; clients see no difference.
+
+Faults (--fault NAME) make the gateway deliberately wrong in one way each, to show that the check meant to catch
+it fails: \`contract-gate run --fault NAME\` starts the embedded gateway with it. --list-faults prints them.`,
     )
     .action(async (options: ServeOptions) => {
       setExitCode(await serveCommand(options));
@@ -89,8 +96,24 @@ export function servePlugins(options: Pick<ServeOptions, 'plugin' | 'pluginsConf
   }
 }
 
+/** One line per fault: name, what it breaks, the check meant to catch it. */
+export function faultList(): string {
+  const width = Math.max(...GATEWAY_FAULTS.map((fault) => fault.name.length));
+  return GATEWAY_FAULTS.map((fault) => `${fault.name.padEnd(width)}  ${fault.breaks} (caught by ${fault.check})`).join('\n') + '\n';
+}
+
 export async function serveCommand(options: ServeOptions): Promise<number> {
+  if (options.listFaults) {
+    process.stdout.write(faultList());
+    return EXIT.OK;
+  }
   if (options.token && options.tokenEnv) throw new HarnessError('USAGE', 'pass either --token or --token-env, not both');
+  try {
+    assertFaultNames(options.fault ?? []);
+  } catch (error) {
+    if (error instanceof UnknownFaultError) throw new HarnessError('USAGE', `--fault: ${error.message}`, { cause: error });
+    throw error;
+  }
   const hookSetup = servePlugins(options);
   const token = options.token ?? tokenFromEnv(options.tokenEnv);
   const contracts = (options.contract?.length ? options.contract : [DEFAULT_CONTRACT]).map((p) => resolve(p));
@@ -108,6 +131,7 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(hookSetup.plugins.length > 0 ? { plugins: hookSetup.plugins } : {}),
     ...(hookSetup.hookTimeoutMs !== undefined ? { hookTimeoutMs: hookSetup.hookTimeoutMs } : {}),
+    ...(options.fault?.length ? { faults: options.fault } : {}),
     ...(options.verbose ? { log: (line: string) => process.stderr.write(`gateway: ${line}\n`) } : {}),
   };
   let gateway;
@@ -118,6 +142,7 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
     throw new HarnessError('USAGE', `cannot start the gateway: ${(error as Error).message}`, { cause: error });
   }
   process.stdout.write(`contract-gate gateway listening on ${gateway.url}\n`);
+  if (options.fault?.length) process.stderr.write(`contract-gate: faults switched on: ${options.fault.join(', ')}\n`);
   await new Promise<void>((resolveStop) => {
     const stop = (): void => resolveStop();
     process.once('SIGINT', stop);

@@ -10,6 +10,7 @@ type RequestId = string | number | null;
 interface Answer {
   readonly frame: Record<string, unknown>;
   readonly method?: string;
+  readonly params?: unknown;
 }
 
 const PARSE_ERROR_FRAME = { jsonrpc: '2.0', error: { code: ErrorCode.PARSE_ERROR, message: 'parse error' }, id: null };
@@ -45,7 +46,14 @@ export class Dispatcher {
       this.parseError(connection);
       return;
     }
-    await this.handle(connection, value);
+    const decision = this.rt.inbound.admit({ text: trimmed, value }, connection);
+    if (decision === 'drop') return;
+    if ('reply' in decision) {
+      const request = isPlainObject(value) && typeof value['method'] === 'string' ? { method: value['method'], params: value['params'] } : {};
+      this.rt.funnel.send(connection, { kind: 'response', frame: decision.reply, ...request });
+      return;
+    }
+    await this.handle(connection, decision.value);
   }
 
   parseError(connection: GatewayConnection): void {
@@ -61,7 +69,7 @@ export class Dispatcher {
       this.rt.log(`dispatch failed: ${(error as Error).stack ?? String(error)}`);
       return;
     }
-    if (answer) this.rt.funnel.send(connection, { kind: 'response', frame: answer.frame, ...(answer.method ? { method: answer.method } : {}) });
+    if (answer) this.rt.funnel.send(connection, { kind: 'response', frame: answer.frame, ...(answer.method ? { method: answer.method, params: answer.params } : {}) });
     for (const task of after) {
       try {
         task();
@@ -85,7 +93,7 @@ export class Dispatcher {
     if (value['jsonrpc'] !== '2.0' || typeof method !== 'string') return { frame: err(id, ErrorCode.INVALID_REQUEST, 'invalid request') };
     const frame = await this.call(connection, method, value['params'], id, after);
     // A request without an id is a notification: it runs, and nothing is sent back.
-    return hasId ? { frame, method } : undefined;
+    return hasId ? { frame, method, params: value['params'] } : undefined;
   }
 
   private async call(connection: GatewayConnection, method: string, rawParams: unknown, id: RequestId, after: Array<() => void>): Promise<Record<string, unknown>> {

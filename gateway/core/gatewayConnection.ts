@@ -1,6 +1,8 @@
 /** What a transport gives the core: a way to send one text frame and to close. */
 export interface TransportLink {
   readonly kind: 'ws' | 'http' | 'memory';
+  /** The Origin header of the upgrade or request, when one was sent. */
+  readonly origin?: string;
   send(text: string): void;
   close(code: number, reason: string): void;
 }

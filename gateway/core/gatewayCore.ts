@@ -7,6 +7,7 @@ import { FakeAgent } from './fakeAgent.js';
 import { GatewayConnection, type TransportLink } from './gatewayConnection.js';
 import { GatewayRuntime } from './gatewayRuntime.js';
 import { hermesHandlers } from './handlers/index.js';
+import type { InboundGate } from './inboundGate.js';
 import type { LifecycleEvents } from './lifecycleEvents.js';
 import type { OutboundFunnel } from './outboundFunnel.js';
 import { ParamsAdmission } from './paramsAdmission.js';
@@ -75,6 +76,10 @@ export class GatewayCore {
 
   get funnel(): OutboundFunnel {
     return this.rt.funnel;
+  }
+
+  get inbound(): InboundGate {
+    return this.rt.inbound;
   }
 
   get replayEpoch(): string {

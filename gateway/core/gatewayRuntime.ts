@@ -3,6 +3,7 @@ import type { ContractSet } from './contract/contractSet.js';
 import type { SchemaValidators } from './contract/schemaValidators.js';
 import { ContractChecker, type StrictOption } from './contractChecker.js';
 import type { GatewayConnection } from './gatewayConnection.js';
+import { InboundGate } from './inboundGate.js';
 import { LifecycleEvents } from './lifecycleEvents.js';
 import { LiveSessions } from './liveSessions.js';
 import { OutboundFunnel } from './outboundFunnel.js';
@@ -29,6 +30,7 @@ export class GatewayRuntime {
   readonly live = new LiveSessions();
   readonly replay: ReplayRings;
   readonly funnel = new OutboundFunnel();
+  readonly inbound = new InboundGate();
   readonly lifecycle: LifecycleEvents;
   readonly checker: ContractChecker;
   readonly events: SessionEvents;

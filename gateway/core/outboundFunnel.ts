@@ -8,6 +8,8 @@ export interface OutboundFrame {
   readonly frame: Record<string, unknown>;
   /** The request method a response answers. */
   readonly method?: string;
+  /** The request params a response answers (as received). */
+  readonly params?: unknown;
   /** The session an event belongs to. */
   readonly sessionId?: string;
 }

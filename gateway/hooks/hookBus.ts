@@ -24,6 +24,14 @@ interface Registered {
 
 type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false };
 
+/** A handler that threw, rejected or exceeded the time limit, with the payload it was given. */
+export interface HandlerFailure {
+  readonly hook: HookName;
+  readonly handler: string;
+  readonly payload: HookPayload;
+  readonly reason: string;
+}
+
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -53,6 +61,7 @@ function acceptable(field: string, value: unknown): boolean {
 export class HookBus implements HookRegistry {
   private readonly handlers: Registered[] = [];
   private readonly background = new Set<Promise<void>>();
+  private readonly failureListeners = new Set<(failure: HandlerFailure) => void>();
   private registrations = 0;
 
   constructor(
@@ -74,6 +83,12 @@ export class HookBus implements HookRegistry {
       const index = this.handlers.indexOf(entry);
       if (index >= 0) this.handlers.splice(index, 1);
     };
+  }
+
+  /** Tells `listener` about every handler failure (after it is logged); returns the unsubscription. */
+  onFailure(listener: (failure: HandlerFailure) => void): () => void {
+    this.failureListeners.add(listener);
+    return () => this.failureListeners.delete(listener);
   }
 
   has(hook: HookName): boolean {
@@ -128,24 +143,33 @@ export class HookBus implements HookRegistry {
         clearTimeout(timer);
         resolve(outcome);
       };
-      const timer = setTimeout(() => {
-        this.log(`${label} exceeded ${this.timeoutMs} ms; skipped`);
+      const fail = (reason: string): void => {
+        if (settled) return;
+        this.log(`${label} ${reason}; skipped`);
         finish({ ok: false });
-      }, this.timeoutMs);
+        this.reportFailure({ hook: entry.hook, handler: entry.name, payload: copy, reason });
+      };
+      const timer = setTimeout(() => fail(`exceeded ${this.timeoutMs} ms`), this.timeoutMs);
       timer.unref();
       try {
         Promise.resolve(entry.handler(copy)).then(
           (value) => finish({ ok: true, value }),
-          (error: unknown) => {
-            if (!settled) this.log(`${label} failed: ${(error as Error)?.message ?? String(error)}; skipped`);
-            finish({ ok: false });
-          },
+          (error: unknown) => fail(`failed: ${(error as Error)?.message ?? String(error)}`),
         );
       } catch (error) {
-        this.log(`${label} failed: ${(error as Error)?.message ?? String(error)}; skipped`);
-        finish({ ok: false });
+        fail(`failed: ${(error as Error)?.message ?? String(error)}`);
       }
     });
+  }
+
+  private reportFailure(failure: HandlerFailure): void {
+    for (const listener of this.failureListeners) {
+      try {
+        listener(failure);
+      } catch (error) {
+        this.log(`hook failure listener failed: ${(error as Error)?.message ?? String(error)}`);
+      }
+    }
   }
 
   /** Applies the writable fields a sequential or transform handler changed; every other change is dropped. */

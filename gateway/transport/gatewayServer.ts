@@ -67,13 +67,14 @@ export class GatewayServer {
         ws.close(4403, 'origin not allowed');
         return;
       }
-      this.attach(ws);
+      this.attach(ws, request.headers.origin);
     });
   }
 
-  private attach(ws: WebSocket): void {
+  private attach(ws: WebSocket, origin: string | undefined): void {
     const connection = this.core.connect({
       kind: 'ws',
+      ...(origin !== undefined ? { origin } : {}),
       send: (text) => {
         if (ws.readyState === ws.OPEN) ws.send(text);
       },

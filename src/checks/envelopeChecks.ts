@@ -37,10 +37,13 @@ export function checkResultXorError(exchange: Exchange): Violation[] {
   return [violation('envelope.result-xor-error', `${exchange.method} (id ${JSON.stringify(exchange.id)}): response has ${what}; exactly one is required`, exchange.id)];
 }
 
-/** `envelope.error-shape`: error is {code: integer, message: string, data?}. */
+/**
+ * `envelope.error-shape`: error is {code: integer, message: string, data?}. Judged on error answers only: a frame
+ * that also carries result (often with `error: null`) is not an error answer, and `envelope.result-xor-error` owns it.
+ */
 export function checkErrorShape(exchange: Exchange): Violation[] {
   const frame = exchange.response;
-  if (!frame || !('error' in frame)) return [];
+  if (!frame || !('error' in frame) || 'result' in frame) return [];
   const error = frame['error'];
   const problems: string[] = [];
   if (typeof error !== 'object' || error === null || Array.isArray(error)) {

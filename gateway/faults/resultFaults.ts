@@ -1,0 +1,26 @@
+import { onResults } from './frameRewrites.js';
+import type { FaultSpec } from './faultTypes.js';
+
+export const RESULT_FAULTS: Record<string, FaultSpec> = {
+  'result.required-field-dropped': {
+    breaks: 'spawn_tree.list results lack the required entries field',
+    check: 'result.schema',
+    install: (core) =>
+      core.funnel.use(
+        onResults('spawn_tree.list', (result) => {
+          const { entries: _dropped, ...rest } = result;
+          return rest;
+        }),
+      ),
+  },
+  'result.wrong-type': {
+    breaks: 'session.undo reports removed as a string ("1") instead of an integer',
+    check: 'result.schema',
+    install: (core) => core.funnel.use(onResults('session.undo', (result) => ({ ...result, removed: String(result['removed']) }))),
+  },
+  'result.undeclared-key': {
+    breaks: "session.title results carry a key the closed result model does not declare (debug)",
+    check: 'result.schema',
+    install: (core) => core.funnel.use(onResults('session.title', (result) => ({ ...result, debug: true }))),
+  },
+};

@@ -1,0 +1,84 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseMatrixJson } from '../../src/report/renderJson.js';
+import type { MatrixCell } from '../../src/report/matrixTypes.js';
+import { runCli } from '../unit/helpers/cliRunner.js';
+import { type Cell, cellKey, type FaultCase } from './faultExpectations.js';
+
+/** Every self-test run uses the same seed and a small valid phase: the faults are deterministic, not found by luck. */
+export const SELFTEST_RUN_ARGS = ['--seed', '1', '--runs', '5', '--workers', '1'];
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The `@method:` tag of a matrix row as a grep alternative that does not also match longer names. */
+const subjectTag = (subject: string): string => `@method:${escapeRegExp(subject)}(?=\\s|$)`;
+
+/** Matrix rows judged by the event checks: all of them run together (they share one event sample). */
+const EVENT_AREA = '@area:event';
+
+/**
+ * The grep of a fault case, derived from its expectation: every row that is expected to fail (all checks of an
+ * affected method, all cells of an affected scenario family or of `(connection)`), every event cell when an event
+ * check is expected, and the rows the case names in `alsoRun`.
+ */
+export function grepFor(faultCase: FaultCase): string {
+  const parts = new Set<string>();
+  for (const cell of faultCase.failing) parts.add(cell.check.startsWith('event.') ? EVENT_AREA : subjectTag(cell.subject));
+  for (const subject of faultCase.alsoRun ?? []) parts.add(subject === EVENT_AREA ? EVENT_AREA : subjectTag(subject));
+  return [...parts].join('|');
+}
+
+export interface CaseRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly reportDir: string;
+  readonly cells: readonly MatrixCell[];
+  /** Cells that failed, as `subject × check`. */
+  readonly failing: readonly string[];
+  /** Cells that were declared but never ran (a harness problem, never acceptable here). */
+  readonly notRun: readonly string[];
+  readonly elapsedMs: number;
+}
+
+/** `contract-gate run` with the case's fault, grep and arguments (`grep: undefined` runs everything). */
+export async function runCase(faultCase: FaultCase | undefined, reportDir: string, grep: string | undefined): Promise<CaseRun> {
+  const started = Date.now();
+  const args = ['run', ...SELFTEST_RUN_ARGS, '--report-dir', reportDir, ...(faultCase ? ['--fault', faultCase.fault, ...(faultCase.args ?? [])] : []), ...(grep ? ['--grep', grep] : [])];
+  const result = await runCli(args, {}, 240_000);
+  const matrixPath = join(reportDir, 'matrix.json');
+  const cells = existsSync(matrixPath) ? parseMatrixJson(readFileSync(matrixPath, 'utf8'), matrixPath).cells : [];
+  const keyOf = (cell: MatrixCell): string => cellKey({ subject: cell.method, check: cell.check as Cell['check'] });
+  return {
+    ...result,
+    reportDir,
+    cells,
+    failing: cells.filter((cell) => cell.status === 'fail').map(keyOf).sort(),
+    notRun: cells.filter((cell) => cell.status === 'not-run').map(keyOf).sort(),
+    elapsedMs: Date.now() - started,
+  };
+}
+
+/** Runs jobs with at most `limit` at a time, in the order they were queued. */
+export class JobPool {
+  private running = 0;
+  private readonly queue: Array<() => void> = [];
+
+  constructor(private readonly limit: number) {}
+
+  run<T>(job: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const start = (): void => {
+        this.running++;
+        job()
+          .then(resolve, reject)
+          .finally(() => {
+            this.running--;
+            this.queue.shift()?.();
+          });
+      };
+      if (this.running < this.limit) start();
+      else this.queue.push(start);
+    });
+  }
+}
