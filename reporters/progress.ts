@@ -1,5 +1,7 @@
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
-import { cellFromTags } from '../src/checks/tags.js';
+import { join } from 'node:path';
+import { ANNOTATION, cellFromTags } from '../src/checks/tags.js';
+import { RUN_ENV } from './runFromEnv.js';
 import { classifyTest, errorSummary, failsGate, firstLine } from '../src/report/matrixModel.js';
 import type { CellStatus } from '../src/report/matrixTypes.js';
 import { testRecord } from './conformanceMatrix.js';
@@ -9,6 +11,18 @@ export interface ProgressOptions {
   tty?: boolean;
   /** Where to print; defaults to process.stdout. */
   stream?: NodeJS.WritableStream & { columns?: number };
+}
+
+const MAX_DETAIL_CHARS = 400;
+
+/** The cell's one-line detail (what broke) and, when a replay file was written, the command that re-sends it. */
+function failureLine(result: TestResult, status: CellStatus): string {
+  const annotation = (type: string): string | undefined => result.annotations.find((a) => a.type === type)?.description;
+  const detail = annotation(ANNOTATION.detail);
+  const line = detail && status !== 'stale' ? (detail.length > MAX_DETAIL_CHARS ? `${detail.slice(0, MAX_DETAIL_CHARS)}…` : detail) : errorLine(result.errors, status);
+  const replay = annotation(ANNOTATION.replayFile);
+  const reportDir = process.env[RUN_ENV.reportDir];
+  return replay ? `${line}\n      replay: npx contract-gate replay ${reportDir ? join(reportDir, replay) : replay}` : line;
 }
 
 interface Failure {
@@ -80,7 +94,7 @@ export default class ProgressReporter implements Reporter {
     const { status } = classifyTest(testRecord(test));
     this.counts.set(status, (this.counts.get(status) ?? 0) + 1);
     if (failsGate(status)) {
-      const failure = { label: labelOf(test), line: errorLine(result.errors, status) };
+      const failure = { label: labelOf(test), line: failureLine(result, status) };
       this.failures.push(failure);
       if (!this.tty) this.print(`${status === 'stale' ? 'STALE' : 'FAIL'} ${failure.label}: ${failure.line}`);
     }

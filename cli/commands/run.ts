@@ -2,6 +2,7 @@ import { type Command, Option } from 'commander';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { assertFaultNames } from '../../gateway/index.js';
 import { HttpRpcClient } from '../../src/client/httpClient.js';
 import { Redactor } from '../../src/client/redact.js';
 import { RpcClient } from '../../src/client/rpcClient.js';
@@ -94,6 +95,11 @@ export async function runCommand(options: RunOptions): Promise<number> {
   const token = tokenFromEnv(options.tokenEnv);
   const redactor = new Redactor([token, options.target ? tokenInUrl(options.target) : undefined]);
   if (options.target && options.fault?.length) throw new HarnessError('USAGE', '--fault switches the embedded gateway; it cannot be combined with --target');
+  try {
+    assertFaultNames(options.fault ?? []);
+  } catch (error) {
+    throw new HarnessError('USAGE', `--fault: ${(error as Error).message}`);
+  }
   const contractPaths = (options.contract?.length ? options.contract : [DEFAULT_CONTRACT]).map((p) => (/^https?:/.test(p) ? p : resolve(p)));
   const contracts = await Promise.all(contractPaths.map((path) => loadContract(path)));
   const profile = profileFor(contracts[0]?.title ?? '', options.profile);
