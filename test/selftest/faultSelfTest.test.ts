@@ -21,7 +21,7 @@ import { renderFaultTable, type TableRow } from './selfTestTable.js';
 const RESULTS = join(REPO, 'test-results');
 const RUNS = join(RESULTS, 'selftest');
 const TABLE_FILE = join(RESULTS, 'selftest-table.md');
-const README_SECTION = join(import.meta.dirname, 'README-section.md');
+const README = join(import.meta.dirname, '..', '..', 'README.md');
 const JOBS = Number(process.env['CONTRACT_GATE_SELFTEST_JOBS'] ?? '') || 2 * availableParallelism();
 /** The browser lane is n/a without the system Chromium: then its cells are expected not to fail. */
 const BROWSER = existsSync(CHROMIUM_PATH);
@@ -72,7 +72,7 @@ test('the expectations cover every fault and every check, each fault fails its o
   }
   const canFail = new Set(FAULT_CASES.flatMap((faultCase) => faultCase.failing.map((cell) => cell.check)));
   expect(CHECKS.map((check) => check.id).filter((id) => !canFail.has(id)), 'checks no fault makes fail').toEqual([]);
-  expect(readFileSync(README_SECTION, 'utf8'), 'README-section.md shows the current table').toContain(renderFaultTable(expectedRows()));
+  expect(readFileSync(README, 'utf8'), 'the README\'s "Trusting the tool" section shows the current table').toContain(renderFaultTable(expectedRows()));
 });
 
 test('every fault fails exactly the cells of its expectation, and the clean gateway none', async () => {
