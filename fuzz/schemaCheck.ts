@@ -44,11 +44,18 @@ function createSchemaCheck(resolver: SchemaResolver): SchemaCheck {
     }
     return idOf(ref);
   };
+  // Walks build equal schemas as new objects (a branch, a flattened allOf), so identity misses are looked up by text.
+  const byText = new Map<string, ValidateFunction>();
   const validator = (schema: JsonSchema): ValidateFunction | boolean => {
     if (typeof schema === 'boolean') return schema;
     let validate = compiled.get(schema);
     if (!validate) {
-      validate = ajv.compile(copySchemaTree(schema, mapRef) as object);
+      const text = JSON.stringify(schema);
+      validate = byText.get(text);
+      if (!validate) {
+        validate = ajv.compile(copySchemaTree(schema, mapRef) as object);
+        byText.set(text, validate);
+      }
       compiled.set(schema, validate);
     }
     return validate;
