@@ -4,7 +4,7 @@ import { isJsonObject, type GatewayEventParams } from '../rpc/messages.js';
 import { ReplayingClient } from './replayingClient.js';
 import { judgeDelivery, judgeReplay } from './replayJudge.js';
 import { aborted, Findings, type Connect, type ScenarioVerdict } from './scenarioVerdict.js';
-import { closeQuietly, createSession, highestSeq, runTurn, startTurn, TURN_TIMEOUT_MS } from './sessionDriver.js';
+import { createSession, highestSeq, runTurn, ScenarioConnections, startTurn, TURN_TIMEOUT_MS } from './sessionDriver.js';
 
 export type DropMode = 'clean-close' | 'abnormal-drop' | 'mid-stream';
 
@@ -39,12 +39,8 @@ export async function dropReplayVerdict(connect: Connect, mode: DropMode): Promi
   const check = DROP_CHECK[mode];
   const findings = new Findings(check);
   const client = new ReplayingClient();
-  const opened: RpcClient[] = [];
-  const open = async (name: string): Promise<RpcClient> => {
-    const connection = await connect({ name });
-    opened.push(connection);
-    return connection;
-  };
+  const connections = new ScenarioConnections(connect);
+  const open = (name: string): Promise<RpcClient> => connections.open(name);
   let step = 'connect A';
   let sessionId: string | undefined;
   try {
@@ -118,8 +114,6 @@ export async function dropReplayVerdict(connect: Connect, mode: DropMode): Promi
     return aborted(check, step, error, findings.violations.map((v) => v.message));
   } finally {
     client.close();
-    const last = opened[opened.length - 1];
-    if (last && sessionId) await closeQuietly(last, sessionId);
-    await Promise.all(opened.map((connection) => connection.close().catch(() => undefined)));
+    await connections.closeAll(sessionId);
   }
 }

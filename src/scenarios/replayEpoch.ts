@@ -3,7 +3,7 @@ import { isJsonObject } from '../rpc/messages.js';
 import { eventsSince } from './replayLimits.js';
 import { ReplayingClient } from './replayingClient.js';
 import { aborted, Findings, type Connect, type ScenarioVerdict } from './scenarioVerdict.js';
-import { closeQuietly, createSession, runTurn } from './sessionDriver.js';
+import { createSession, runTurn, ScenarioConnections } from './sessionDriver.js';
 
 export function readyEpoch(client: RpcClient): unknown {
   const payload = client.ready?.payload;
@@ -20,12 +20,8 @@ const CLOSE_WAIT_MS = 3_000;
 export async function epochVerdict(connect: Connect, options: { restart?: () => Promise<void> }): Promise<ScenarioVerdict> {
   const findings = new Findings('scenario.replay-epoch');
   const client = new ReplayingClient();
-  const opened: RpcClient[] = [];
-  const open = async (name: string): Promise<RpcClient> => {
-    const connection = await connect({ name });
-    opened.push(connection);
-    return connection;
-  };
+  const connections = new ScenarioConnections(connect);
+  const open = (name: string): Promise<RpcClient> => connections.open(name);
   let step = 'connect';
   let sessionId: string | undefined;
   try {
@@ -67,8 +63,6 @@ export async function epochVerdict(connect: Connect, options: { restart?: () => 
     return aborted('scenario.replay-epoch', step, error, findings.violations.map((v) => v.message));
   } finally {
     client.close();
-    const last = opened[opened.length - 1];
-    if (last?.isOpen && sessionId) await closeQuietly(last, sessionId);
-    await Promise.all(opened.map((connection) => connection.close().catch(() => undefined)));
+    await connections.closeAll(sessionId);
   }
 }

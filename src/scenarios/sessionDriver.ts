@@ -65,3 +65,23 @@ export async function sessionCwd(client: RpcClient, created: CreatedSession, tim
 export async function closeQuietly(client: RpcClient, sessionId: string): Promise<void> {
   if (client.isOpen) await client.call('session.close', { session_id: sessionId }, { timeoutMs: 2_000 });
 }
+
+/** The connections one scenario opened, so that teardown can close its session from the last one and then all of them. */
+export class ScenarioConnections {
+  private readonly opened: RpcClient[] = [];
+
+  constructor(private readonly connect: (options: { name: string }) => Promise<RpcClient>) {}
+
+  async open(name: string): Promise<RpcClient> {
+    const connection = await this.connect({ name });
+    this.opened.push(connection);
+    return connection;
+  }
+
+  /** Closes `sessionId` from the newest open connection (best effort), then every connection. */
+  async closeAll(sessionId: string | undefined): Promise<void> {
+    const last = this.opened[this.opened.length - 1];
+    if (last?.isOpen && sessionId) await closeQuietly(last, sessionId);
+    await Promise.all(this.opened.map((connection) => connection.close().catch(() => undefined)));
+  }
+}
