@@ -43,7 +43,7 @@ export async function replayCommand(path: string, options: ReplayOptions): Promi
       if (file.target.includes('***')) throw new HarnessError('USAGE', `the recorded target ${file.target} had a token; pass --target with the URL and --token-env`);
       url = file.target;
     } else {
-      gateway = await startGateway({ contractPaths: file.gateway?.contracts ?? file.contracts, legacyMessages: file.gateway?.legacyMessages ?? false, ...(token ? { token } : {}), ...({ faults: file.gateway?.faults ?? [] } as object) });
+      gateway = await startGateway({ contractPaths: file.gateway?.contracts ?? file.contracts, legacyMessages: file.gateway?.legacyMessages ?? false, ...(token ? { token } : {}), faults: file.gateway?.faults ?? [] });
       url = gateway.url;
     }
   }
