@@ -150,7 +150,8 @@ test('a flood of events while answering normally: every check holds, memory and 
   expect(sent).toBe(run.result.records.length);
   expect(client.transcript.entries.length).toBeLessThan(MAX_TRANSCRIBED_EVENTS + 4 * sent + 10);
   expect(run.heapGrowth).toBeLessThan(150 * MiB);
-  expect(run.elapsedMs).toBeLessThan(RUN_BOUND_MS + 2_000);
+  // Generous: the flood itself keeps the CPU busy, and a hang would never finish.
+  expect(run.elapsedMs).toBeLessThan(RUN_BOUND_MS + 10_000);
 });
 
 test('huge answers: result.schema fails on the 8 MiB string, and only the parsed answers stay in memory', async () => {
