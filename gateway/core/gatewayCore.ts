@@ -1,31 +1,20 @@
 import type { PluginSpec } from '../hooks/pluginSpecs.js';
 import { SessionHooks } from '../hooks/sessionHooks.js';
 import { compiledContracts } from './contract/compiledContracts.js';
-import type { StrictOption } from './contractChecker.js';
 import { Dispatcher } from './dispatcher.js';
 import { FakeAgent } from './fakeAgent.js';
 import { GatewayConnection, type TransportLink } from './gatewayConnection.js';
-import { GatewayRuntime } from './gatewayRuntime.js';
+import { GatewayRuntime, type RuntimeSettings } from './gatewayRuntime.js';
 import { hermesHandlers } from './handlers/index.js';
 import type { InboundGate } from './inboundGate.js';
 import type { LifecycleEvents } from './lifecycleEvents.js';
 import type { OutboundFunnel } from './outboundFunnel.js';
 import { ParamsAdmission } from './paramsAdmission.js';
-import type { ReplayLimits } from './replayRings.js';
 import { SchemaResponder } from './schemaResponder.js';
 import { SessionLifecycle } from './sessionLifecycle.js';
 
-export interface CoreOptions {
+export interface CoreOptions extends RuntimeSettings {
   readonly contractPaths: readonly string[];
-  readonly legacyMessages: boolean;
-  readonly dataDir: string;
-  readonly buildDelayMs: number;
-  readonly orphanGraceMs: number;
-  readonly maxResumeMessages: number;
-  readonly seed: number;
-  readonly replay: ReplayLimits;
-  readonly strict: StrictOption | undefined;
-  readonly log: (line: string) => void;
   readonly skin: Record<string, unknown>;
   readonly plugins: readonly PluginSpec[];
   readonly hookTimeoutMs: number;
