@@ -1,8 +1,19 @@
 import { isJsonObject } from '../rpc/messages.js';
 import { createBuilt, createSession, runTurns } from './hookDriver.js';
-import { HOOK_WAIT_MS } from './hookObserver.js';
-import { describe, type HookScenarioContext, objectField, outcome, resultField, runHookScenario, show } from './runHookScenario.js';
+import { HOOK_WAIT_MS, type HookClient } from './hookObserver.js';
+import { describe, type HookRun, type HookScenarioContext, objectField, outcome, resultField, runHookScenario, show } from './runHookScenario.js';
 import type { HookVerdict } from './hookVerdict.js';
+
+/** An echo session on a new owner connection, built, with two committed turns. */
+async function ownerWithTwoTurns(run: HookRun, context: HookScenarioContext): Promise<{ owner: HookClient; sessionId: string }> {
+  run.step = 'connect the owner and session.create {model: "echo"}';
+  const owner = await context.connect();
+  const sessionId = await createBuilt(owner, { model: 'echo' });
+  run.sessions.push(sessionId);
+  run.step = `two committed turns on ${sessionId}`;
+  await runTurns(owner, sessionId, ['first turn', 'second turn']);
+  return { owner, sessionId };
+}
 
 /*
  * Each scenario judges one rule and looks only at the first event of each kind of its session, so that a target
@@ -43,12 +54,7 @@ export function cleanupExceptionVerdict(context: HookScenarioContext): Promise<H
 export function normalCloseVerdict(context: HookScenarioContext): Promise<HookVerdict> {
   return runHookScenario('scenario.hooks-normal-close', context, async (run) => {
     const { findings, observer } = run;
-    run.step = 'connect the owner and session.create {model: "echo"}';
-    const owner = await context.connect();
-    const sessionId = await createBuilt(owner, { model: 'echo' });
-    run.sessions.push(sessionId);
-    run.step = `two committed turns on ${sessionId}`;
-    await runTurns(owner, sessionId, ['first turn', 'second turn']);
+    const { owner, sessionId } = await ownerWithTwoTurns(run, context);
     run.step = `session.close ${sessionId}, then wait for its session_cleanup`;
     const closed = await outcome(owner, 'session.close', { session_id: sessionId });
     findings.expect(resultField(closed, 'closed') === true, `session.close answered ${describe(closed)}; a normal close reports success ({closed: true})`);
@@ -64,12 +70,7 @@ export function normalCloseVerdict(context: HookScenarioContext): Promise<HookVe
 export function resetVerdict(context: HookScenarioContext): Promise<HookVerdict> {
   return runHookScenario('scenario.hooks-reset', context, async (run) => {
     const { findings, observer } = run;
-    run.step = 'connect the owner and session.create {model: "echo"}';
-    const owner = await context.connect();
-    const sessionId = await createBuilt(owner, { model: 'echo' });
-    run.sessions.push(sessionId);
-    run.step = `two committed turns on ${sessionId}`;
-    await runTurns(owner, sessionId, ['first turn', 'second turn']);
+    const { owner, sessionId } = await ownerWithTwoTurns(run, context);
     run.step = `session.reset ${sessionId}`;
     const answer = await outcome(owner, 'session.reset', { session_id: sessionId });
     findings.expect(resultField(answer, 'reset') === true, `session.reset answered ${describe(answer)}; expected {reset: true}`);
