@@ -1,4 +1,3 @@
-import { HarnessError } from '../rpc/harnessError.js';
 import type { RpcId } from '../rpc/messages.js';
 import type { Exchange } from './exchange.js';
 import { Redactor } from './redact.js';
@@ -69,9 +68,5 @@ export class HttpRpcClient {
 
   async close(): Promise<void> {
     // Nothing to release: every call is its own HTTP request.
-  }
-
-  static assertHttp(url: string): void {
-    if (!/^https?:/i.test(url)) throw new HarnessError('USAGE', `${url} is not an http(s) URL`);
   }
 }
