@@ -61,31 +61,24 @@ export function branchingHandlers({ rt, sessions }: GatewayServices): HandlerTab
     return { ...spawnChild(spec, context.connection, context), parentKey: parent.key };
   };
 
+  /** The keys session.branch and session.branch_whole share; they differ only in how the copied transcript is echoed. */
+  const branchResult = ({ row, child, parentKey }: Awaited<ReturnType<typeof branchLive>>) => ({
+    session_id: child.id,
+    stored_session_id: row.key,
+    title: row.title,
+    parent: parentKey,
+    message_count: row.messages.length,
+    info: fullInfo(rt, child),
+  });
+
   return {
     'session.branch': async (params, context) => {
-      const { row, child, parentKey } = await branchLive(params, context, int(params['count']));
-      return {
-        session_id: child.id,
-        stored_session_id: row.key,
-        title: row.title,
-        parent: parentKey,
-        message_count: row.messages.length,
-        messages: visibleHistory(row.messages),
-        info: fullInfo(rt, child),
-      };
+      const branched = await branchLive(params, context, int(params['count']));
+      return { ...branchResult(branched), messages: visibleHistory(branched.row.messages) };
     },
 
     'session.branch_whole': async (params, context) => {
-      const { row, child, parentKey } = await branchLive(params, context, undefined);
-      return {
-        session_id: child.id,
-        stored_session_id: row.key,
-        title: row.title,
-        parent: parentKey,
-        message_count: row.messages.length,
-        messages_omitted: true,
-        info: fullInfo(rt, child),
-      };
+      return { ...branchResult(await branchLive(params, context, undefined)), messages_omitted: true };
     },
 
     'session.branch_stored': (params, context) => {
