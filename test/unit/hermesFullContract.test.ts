@@ -1,0 +1,333 @@
+import { expect, test } from '@playwright/test';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO, requireSharedSources, type SharedSources } from './helpers/sharedSources.js';
+
+/**
+ * The full Hermes gateway documents (contracts/hermes/gateway*.openrpc.json) that
+ * scripts/hermes/gen_full_contract.py renders from the stored upstream Pydantic contracts: they are
+ * current, they name what the imported registry holds, and they have the shape the harness reads.
+ */
+
+const GENERATOR = join(REPO, 'scripts', 'hermes', 'gen_full_contract.py');
+const REGENERATE = 'python3 scripts/hermes/gen_full_contract.py --all';
+const DOCUMENTS = [
+  { sessions: 'seed', path: 'contracts/hermes/gateway.openrpc.json', version: '2' },
+  { sessions: 'stored', path: 'contracts/hermes/gateway.pre-cwd-explicit.openrpc.json', version: '1' },
+] as const;
+const SEED_ONLY_METHODS = ['session.branch_stored', 'session.branch_whole'];
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+interface Entry extends JsonObject {
+  name: string;
+  paramStructure: string;
+  params: JsonObject[];
+}
+
+function asObject(value: Json | undefined, where = 'value'): JsonObject {
+  if (value === null || value === undefined || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${where}: expected an object`);
+  return value;
+}
+
+function load(path: string): JsonObject {
+  return JSON.parse(readFileSync(join(REPO, path), 'utf8')) as JsonObject;
+}
+
+function schemasOf(document: JsonObject): Record<string, JsonObject> {
+  return asObject(asObject(document['components'])['schemas']) as Record<string, JsonObject>;
+}
+
+function refName(ref: Json | undefined): string {
+  if (typeof ref !== 'string' || !ref.startsWith('#/components/schemas/')) throw new Error(`not a component reference: ${String(ref)}`);
+  return ref.slice('#/components/schemas/'.length);
+}
+
+function refsIn(node: Json | undefined): string[] {
+  if (node === null || node === undefined || typeof node !== 'object') return [];
+  const values = Array.isArray(node) ? node : Object.values(node);
+  const own = !Array.isArray(node) && typeof node['$ref'] === 'string' ? [node['$ref']] : [];
+  return [...own, ...values.flatMap(refsIn)];
+}
+
+function resolvePointer(document: Json, pointer: string): Json | undefined {
+  let node: Json | undefined = document;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    if (node === null || node === undefined || typeof node !== 'object') return undefined;
+    node = Array.isArray(node) ? node[Number(key)] : node[key];
+  }
+  return node;
+}
+
+/** Every component reachable from `roots` through `$ref`s (the roots included). */
+function reachable(schemas: Record<string, JsonObject>, roots: string[]): Set<string> {
+  const seen = new Set<string>();
+  const pending = [...roots];
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    if (seen.has(name)) continue;
+    seen.add(name);
+    pending.push(...refsIn(schemas[name]).map(refName));
+  }
+  return seen;
+}
+
+/** The upstream generator's `_pascal`: the component name a wire slot gets (`session.create` → `SessionCreate`). */
+function pascal(name: string): string {
+  return name.split(/[._-]/).filter(Boolean).map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('');
+}
+
+function propertiesOf(schema: JsonObject): JsonObject {
+  return asObject(schema['properties'] ?? {}, 'properties');
+}
+
+function requiredOf(schema: JsonObject): string[] {
+  return (schema['required'] ?? []) as string[];
+}
+
+interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function generate(shared: SharedSources, args: string[], env: Record<string, string> = {}): Promise<RunResult> {
+  const argv = [GENERATOR, '--sources', shared.hermesContracts, '--seeds', shared.seeds, ...args];
+  return new Promise((resolve) => {
+    execFile(shared.python, argv, { cwd: REPO, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+function scratch(): string {
+  return mkdtempSync(join(tmpdir(), 'contract-gate-hermes-full-'));
+}
+
+test.describe('the committed documents are what the stored sources render', () => {
+  for (const { sessions, path } of DOCUMENTS) {
+    test(`${path} (--sessions ${sessions}) is byte-identical to a fresh rendering`, async () => {
+      const shared = requireSharedSources();
+      const dir = scratch();
+      try {
+        const out = join(dir, 'document.json');
+        const run = await generate(shared, ['--sessions', sessions, '--out', out]);
+        expect(run.code, run.stderr).toBe(0);
+        const fresh = readFileSync(out);
+        const committed = readFileSync(join(REPO, path));
+        expect(fresh.equals(committed), `${path} is stale: run \`${REGENERATE}\` and commit the result`).toBe(true);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+
+  test('--check exits 1 and names the stale file', async () => {
+    const shared = requireSharedSources();
+    const dir = scratch();
+    try {
+      const stale = join(dir, 'stale.openrpc.json');
+      writeFileSync(stale, readFileSync(join(REPO, DOCUMENTS[1].path), 'utf8').replace('"version": "1"', '"version": "0"'));
+      const run = await generate(shared, ['--sessions', 'stored', '--out', stale, '--check']);
+      expect(run.code, run.stderr).toBe(1);
+      expect(run.stderr).toContain(`stale: ${stale}`);
+      expect(readFileSync(stale, 'utf8')).toContain('"version": "0"'); // --check writes nothing
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a pydantic other than the pinned one is a setup error (exit 2) that says so', async () => {
+    const shared = requireSharedSources();
+    const dir = scratch();
+    try {
+      mkdirSync(join(dir, 'pydantic'));
+      writeFileSync(join(dir, 'pydantic', '__init__.py'), 'VERSION = "1.10.0"\n');
+      const run = await generate(shared, ['--names'], { PYTHONPATH: dir });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('pydantic 2.13.4 is needed');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+test.describe('the documents name what the imported registry holds', () => {
+  for (const { sessions, path } of DOCUMENTS) {
+    test(`${path}: methods, server→client requests and event types equal the registry's (--sessions ${sessions})`, async () => {
+      const shared = requireSharedSources();
+      const run = await generate(shared, ['--names', '--sessions', sessions]);
+      expect(run.code, run.stderr).toBe(0);
+      const registry = JSON.parse(run.stdout) as { methods: string[]; serverRequests: string[]; events: string[] };
+      expect(registry.methods.length).toBeGreaterThan(0);
+      expect(registry.serverRequests.length).toBeGreaterThan(0);
+      expect(registry.events.length).toBeGreaterThan(0);
+      const document = load(path);
+      const names = (key: string, field: string) => (document[key] as JsonObject[]).map((entry) => entry[field] as string);
+      expect(names('methods', 'name')).toEqual(registry.methods);
+      expect(names('x-hermes-server-requests', 'name')).toEqual(registry.serverRequests);
+      expect(names('x-hermes-event-types', 'type')).toEqual(registry.events);
+      const notification = (document['x-hermes-notifications'] as JsonObject[])[0];
+      const typeParam = (notification?.['params'] as JsonObject[]).find((param) => param['name'] === 'type');
+      expect(asObject(typeParam?.['schema'])['enum']).toEqual(registry.events);
+      for (const name of SEED_ONLY_METHODS) expect(registry.methods.includes(name), name).toBe(sessions === 'seed');
+    });
+  }
+});
+
+for (const { sessions, path, version } of DOCUMENTS) {
+  test.describe(`${path}: the shape the harness relies on`, () => {
+    const document = load(path);
+    const schemas = schemasOf(document);
+    const methods = document['methods'] as Entry[];
+    const serverRequests = document['x-hermes-server-requests'] as Entry[];
+    const eventTypes = document['x-hermes-event-types'] as JsonObject[];
+
+    test('upstream layout: top-level keys, OpenRPC 1.3.2, sorted entries, info', () => {
+      expect(Object.keys(document)).toEqual([
+        'openrpc', 'info', 'methods', 'components', 'x-hermes-server-requests', 'x-hermes-notifications', 'x-hermes-event-types', 'x-hermes-client-notifications',
+      ]);
+      expect(document['openrpc']).toBe('1.3.2');
+      expect(asObject(document['info'])['version']).toBe(version);
+      for (const entries of [methods.map((entry) => entry.name), serverRequests.map((entry) => entry.name), eventTypes.map((entry) => entry['type'] as string)]) {
+        expect(entries.length).toBeGreaterThan(0);
+        expect(entries).toEqual([...entries].sort());
+      }
+      expect(document['x-hermes-client-notifications']).toEqual([]);
+      expect(readFileSync(join(REPO, path), 'utf8').endsWith('}\n')).toBe(true);
+    });
+
+    test('every $ref resolves inside the document', () => {
+      const refs = refsIn(document);
+      expect(refs.length).toBeGreaterThan(0);
+      expect(refs.filter((ref) => !ref.startsWith('#/') || resolvePointer(document, ref.slice(1)) === undefined)).toEqual([]);
+    });
+
+    test('by-name descriptors are the params model fields, with its required set; method params are closed', () => {
+      for (const entry of [...methods, ...serverRequests]) {
+        expect.soft(entry.paramStructure, entry.name).toBe('by-name');
+        const model = schemas[`${pascal(entry.name)}Params`];
+        expect(model, `${entry.name} params component`).toBeDefined();
+        if (model === undefined) continue;
+        // Client→server params are extra="forbid" (an unknown key answers 4000); server-request params are outbound and may be open.
+        if (methods.includes(entry)) expect.soft(model['additionalProperties'], `${entry.name} params are additionalProperties: false`).toBe(false);
+        const properties = propertiesOf(model);
+        const expected = Object.entries(properties).map(([name, schema]) => ({ name, required: requiredOf(model).includes(name), schema }));
+        expect.soft(entry.params, `${entry.name} descriptors`).toEqual(expected);
+      }
+      const fieldless = methods.filter((entry) => entry.params.length === 0).map((entry) => entry.name);
+      expect(fieldless).toContain('ping');
+    });
+
+    test('every method and server request has a result, every event type a payload that exists', () => {
+      for (const entry of [...methods, ...serverRequests]) {
+        const result = asObject(asObject(entry['result'], `${entry.name} result`)['schema']);
+        expect.soft(schemas[refName(result['$ref'])], `${entry.name} result`).toBeDefined();
+      }
+      for (const entry of eventTypes) {
+        expect.soft(entry['wireMethod']).toBe('event');
+        const payload = asObject(entry['payload']);
+        if (payload['$ref'] === undefined) expect.soft(payload, String(entry['type'])).toEqual({ type: 'object', additionalProperties: false });
+        else expect.soft(schemas[refName(payload['$ref'])], String(entry['type'])).toBeDefined();
+      }
+    });
+
+    test('outbound models require every field, inbound ones only fields without a default; no object model is in both', () => {
+      const outboundRoots = [
+        ...methods.map((entry) => refName(asObject(asObject(entry['result'])['schema'])['$ref'])),
+        ...serverRequests.map((entry) => `${pascal(entry.name)}Params`),
+        ...eventTypes.flatMap((entry) => (asObject(entry['payload'])['$ref'] === undefined ? [] : [refName(asObject(entry['payload'])['$ref'])])),
+      ];
+      const inboundRoots = [
+        ...methods.map((entry) => `${pascal(entry.name)}Params`),
+        ...serverRequests.map((entry) => refName(asObject(asObject(entry['result'])['schema'])['$ref'])),
+      ];
+      const withFields = (names: Set<string>) => [...names].filter((name) => Object.keys(propertiesOf(schemas[name] ?? {})).length > 0);
+      const outbound = withFields(reachable(schemas, outboundRoots));
+      const inbound = withFields(reachable(schemas, inboundRoots));
+      expect(outbound.length).toBeGreaterThan(0);
+      expect(inbound.length).toBeGreaterThan(0);
+      for (const name of outbound) {
+        const model = schemas[name] as JsonObject;
+        expect.soft(requiredOf(model), `${name} (outbound) required`).toEqual(Object.keys(propertiesOf(model)));
+      }
+      for (const name of inbound) {
+        const model = schemas[name] as JsonObject;
+        const defaulted = Object.entries(propertiesOf(model)).filter(([, schema]) => asObject(schema)['default'] !== undefined).map(([key]) => key);
+        expect.soft(requiredOf(model).filter((key) => defaulted.includes(key)), `${name} (inbound) requires a defaulted field`).toEqual([]);
+      }
+      expect(outbound.filter((name) => inbound.includes(name))).toEqual([]);
+      expect(Object.keys(schemas)).toEqual(expect.arrayContaining(['SessionOwner', 'SessionOwnerInput']));
+    });
+
+    test('pydantic keywords survive (open models, constraints), discriminator is gone and each oneOf is tagged', () => {
+      expect(schemas['SessionSaveResult']?.['additionalProperties']).toBe(true);
+      expect(schemas['ApprovalParams']?.['additionalProperties']).toBe(true); // the approval request's open tool context
+      expect(asObject(propertiesOf(schemas['ConnectorsConnectParams'] ?? {})['connectors'])['minItems']).toBe(1);
+      expect(JSON.stringify(schemas)).not.toContain('"discriminator"');
+      const unions: JsonObject[][] = [];
+      const collect = (node: Json | undefined): void => {
+        if (node === null || node === undefined || typeof node !== 'object') return;
+        if (!Array.isArray(node) && Array.isArray(node['oneOf'])) unions.push(node['oneOf'] as JsonObject[]);
+        (Array.isArray(node) ? node : Object.values(node)).forEach(collect);
+      };
+      collect(schemas);
+      expect(unions.length).toBeGreaterThan(0);
+      for (const members of unions) {
+        const models = members.map((member) => schemas[refName(member['$ref'])] as JsonObject);
+        const tagValues = (model: JsonObject, key: string): Json[] | undefined => {
+          const property = propertiesOf(model)[key];
+          if (!requiredOf(model).includes(key) || property === undefined) return undefined;
+          const schema = asObject(property);
+          return schema['const'] !== undefined ? [schema['const']] : (schema['enum'] as Json[] | undefined);
+        };
+        const tag = Object.keys(propertiesOf(models[0] ?? {})).find((key) => {
+          const values = models.map((model) => tagValues(model, key));
+          const flat = values.flatMap((list) => list ?? []);
+          return values.every((list) => list !== undefined) && new Set(flat.map((value) => JSON.stringify(value))).size === flat.length;
+        });
+        expect.soft(tag, `oneOf of ${members.map((member) => String(member['$ref'])).join(', ')} has a required tag`).toBeDefined();
+      }
+    });
+
+    test(sessions === 'seed' ? 'the current sessions.py: cwd_explicit, session.branch_stored, session.branch_whole' : 'the older sessions.py: no cwd_explicit, no branch_stored/branch_whole', () => {
+      const names = methods.map((entry) => entry.name);
+      const create = methods.find((entry) => entry.name === 'session.create');
+      const cwdExplicit = create?.params.find((param) => param['name'] === 'cwd_explicit');
+      if (sessions === 'seed') {
+        expect(names).toEqual(expect.arrayContaining(SEED_ONLY_METHODS));
+        expect(cwdExplicit).toEqual({ name: 'cwd_explicit', required: false, schema: { anyOf: [{ type: 'boolean' }, { type: 'null' }], default: null, title: 'Cwd Explicit' } });
+        expect(asObject(propertiesOf(schemas['SessionBranchStoredParams'] ?? {})['parent_session_id'])['minLength']).toBe(1);
+      } else {
+        expect(names.filter((name) => SEED_ONLY_METHODS.includes(name))).toEqual([]);
+        expect(create).toBeDefined();
+        expect(cwdExplicit).toBeUndefined();
+        expect(propertiesOf(schemas['SessionCreateParams'] ?? {})).not.toHaveProperty('cwd_explicit');
+      }
+    });
+
+    test('info.description lists the stand-ins and adaptations of contracts/hermes/README.md', () => {
+      const description = String(asObject(document['info'])['description']).split('\n');
+      const readme = readFileSync(join(REPO, 'contracts', 'hermes', 'README.md'), 'utf8').split('\n');
+      const bullets = (lines: string[], heading: string, end: (line: string) => boolean): string[] => {
+        const start = lines.indexOf(heading);
+        expect(start, heading).toBeGreaterThan(-1);
+        const rest = lines.slice(start + 1);
+        const stop = rest.findIndex((line, index) => index > 0 && end(line));
+        return rest.slice(0, stop === -1 ? undefined : stop).filter((line) => line.startsWith('- ')).map((line) => line.replaceAll('`', ''));
+      };
+      const described = {
+        standIns: bullets(description, 'Stand-ins:', (line) => !line.startsWith('- ')),
+        adaptations: bullets(description, 'Adaptations:', (line) => !line.startsWith('- ')),
+      };
+      expect(described.standIns).toHaveLength(2);
+      expect(described.adaptations.length).toBeGreaterThan(0);
+      expect(bullets(readme, '### Stand-ins', (line) => line.startsWith('#'))).toEqual(described.standIns);
+      expect(bullets(readme, '### Adaptations', (line) => line.startsWith('#'))).toEqual(described.adaptations);
+    });
+  });
+}
