@@ -35,7 +35,7 @@ _BLOCK_END = re.compile(r"^(return|raise|continue|break)\b")
 _REGISTRY_CALL = re.compile(r'^(method|event|server_request)\(\s*"([^"]+)"', re.MULTILINE)
 _CLASS = re.compile(r"^class\s+(\w+)", re.MULTILINE)
 _INDENT = "    "
-_CLOSERS = {")": "(", "]": "[", "}": "{"}
+_CLOSERS = ")]}"
 
 
 def decode_capture(raw: str) -> str:
@@ -90,12 +90,11 @@ class _Scanner:
     statement_indent: str = ""  # indentation of the logical line's first physical line
     concat_column: int | None = None  # start of the string literal that ended the last line
 
-    def scan(self, line: str, indent: str) -> None:
+    def scan(self, text: str, indent: str) -> None:
         """Advance over one physical line that is written at ``indent``."""
         self.backslash = False
         self.concat_column = None
         index = 0
-        text = line
         while index < len(text):
             if self.triple is not None:
                 end = _find_string_end(text, index, self.triple)
