@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { HarnessError } from '../src/rpc/harnessError.js';
+import { HarnessError } from '../core/index.js';
 import { registerCommands } from './commands/index.js';
 import { EXIT } from './exitCodes.js';
 

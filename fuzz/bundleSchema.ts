@@ -1,17 +1,10 @@
-import type { JsonSchema, JsonSchemaObject, SchemaResolver } from '../src/contracts/schemaTypes.js';
+import { parseFragment, type JsonSchema, type JsonSchemaObject, type SchemaResolver } from '../core/index.js';
 
 export class DanglingRefError extends Error {
   constructor(readonly ref: string) {
     super(`$ref "${ref}" does not resolve: the resolver has no schema at that pointer; fix the reference or pass a resolver over the whole document`);
     this.name = 'DanglingRefError';
   }
-}
-
-function decodePointer(ref: string): string[] {
-  return ref
-    .slice(2)
-    .split('/')
-    .map((part) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /**
@@ -72,7 +65,9 @@ export function bundleSchema(schema: JsonSchema, resolver: SchemaResolver): Json
       if (!ref.startsWith('#/')) throw new DanglingRefError(ref);
       const target = resolver.resolve(ref);
       if (target === undefined) throw new DanglingRefError(ref);
-      place(root, decodePointer(ref), copySchemaTree(target, collect));
+      const parsed = parseFragment(ref);
+      if (!parsed.ok) throw new DanglingRefError(ref);
+      place(root, parsed.tokens, copySchemaTree(target, collect));
     }
   }
   return root;

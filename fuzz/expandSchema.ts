@@ -1,4 +1,4 @@
-import type { JsonSchema, JsonSchemaObject, SchemaResolver } from '../src/contracts/schemaTypes.js';
+import type { JsonSchema, JsonSchemaObject, SchemaResolver } from '../core/index.js';
 import { ANNOTATIONS, emptyFlat, flatOf, type FlatSchema, mergeFlat } from './flatSchema.js';
 
 /** Distributing `allOf` over `anyOf` multiplies alternatives; past this many, the rest are not explored. */

@@ -1,7 +1,6 @@
 import * as fc from 'fast-check';
 import { generate, type JsonSchema as FakerSchema, type Random } from 'json-schema-faker';
-import type { JsonSchema, SchemaResolver } from '../src/contracts/schemaTypes.js';
-import type { JsonValue } from '../src/rpc/messages.js';
+import { type JsonSchema, type JsonValue, resolveLocalRef, type SchemaResolver } from '../core/index.js';
 import { copySchemaTree, DanglingRefError } from './bundleSchema.js';
 import { formatArbitrary, STRING_FORMATS } from './formats.js';
 import { arbitraryFromSchema, type SchemaArbitraryOptions } from './fromSchema.js';
@@ -61,19 +60,10 @@ export async function fakeFromSchema(schema: JsonSchema, options: FakeOptions): 
 function refResolverFor(options: FakeOptions): (ref: string) => FakerSchema {
   const components = options.components;
   return (ref) => {
-    const target = components !== undefined && ref.startsWith('#/components/') ? pointerIn(components, ref.slice('#/components/'.length)) : options.resolver.resolve(ref);
+    const target = components !== undefined && ref.startsWith('#/components/') ? resolveLocalRef(components, `#${ref.slice('#/components'.length)}`) : options.resolver.resolve(ref);
     if (target === undefined) throw new DanglingRefError(ref);
     return fakerSchema(target as JsonSchema) as FakerSchema;
   };
-}
-
-function pointerIn(root: unknown, pointer: string): unknown {
-  let node = root;
-  for (const part of pointer.split('/')) {
-    const key = decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
-    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
-  }
-  return node;
 }
 
 /** json-schema-faker reads 2020-12: draft-07 tuples (`items: [...]`, `additionalItems`) become `prefixItems`/`items`. */

@@ -1,7 +1,6 @@
-import type { JsonValue } from '../src/rpc/messages.js';
+import { jsonTypeOf, type JsonValue } from '../core/index.js';
 import type { FlatSchema, JsonType } from './flatSchema.js';
 import { NUMBER_FORMAT_BOUNDS } from './formats.js';
-import { jsonTypeOf } from './jsonValues.js';
 
 /** ajv's `multipleOf` test (`data / m` must equal `parseInt(data / m)`), reproduced so that generated values pass it. */
 export function isMultipleOf(value: number, divisor: number): boolean {

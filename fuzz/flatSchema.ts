@@ -1,7 +1,5 @@
-import type { JsonSchema, JsonSchemaObject } from '../src/contracts/schemaTypes.js';
-import type { JsonValue } from '../src/rpc/messages.js';
+import { canonicalJson, type JsonSchema, type JsonSchemaObject, jsonTypeOf, type JsonValue } from '../core/index.js';
 import { patternRegExp } from './flatChecks.js';
-import { canonicalJson, jsonTypeOf } from './jsonValues.js';
 
 export type JsonType = 'null' | 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object';
 export const JSON_TYPES: readonly JsonType[] = ['null', 'boolean', 'integer', 'number', 'string', 'array', 'object'];

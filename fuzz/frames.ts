@@ -1,4 +1,4 @@
-import type { JsonValue } from '../src/rpc/messages.js';
+import type { JsonValue } from '../core/index.js';
 
 export type JunkExpectation = 'parse-error' | 'invalid-request' | 'batch' | 'oversized';
 

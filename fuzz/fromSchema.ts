@@ -1,10 +1,8 @@
 import * as fc from 'fast-check';
-import type { JsonSchema, SchemaResolver } from '../src/contracts/schemaTypes.js';
-import type { JsonValue } from '../src/rpc/messages.js';
+import { canonicalJson, cloneJson, defineKey, type JsonSchema, type JsonValue, type SchemaResolver } from '../core/index.js';
 import { expandSchema } from './expandSchema.js';
 import { shallowFits } from './flatChecks.js';
 import { type FlatSchema, inferTypes, isEmptySchema, type JsonType, matchingPatterns, schemaForKey } from './flatSchema.js';
-import { canonicalJson, cloneJson, defineKey } from './jsonValues.js';
 import { anyJson, guardedFilter, integerArbitrary, numberArbitrary, plainKey, stringArbitrary } from './leafArbitraries.js';
 import { minimalValue } from './minimalValue.js';
 import { patternArbitrary } from './patternStrings.js';

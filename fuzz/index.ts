@@ -17,5 +17,4 @@ export {
 } from './frames.js';
 export { bundleSchema, DanglingRefError } from './bundleSchema.js';
 export { walkValue, type WalkNode } from './walkValue.js';
-export { canonicalJson, dottedPath, jsonPointer, type JsonPath } from './jsonValues.js';
 export { STRING_FORMATS } from './formats.js';

@@ -1,5 +1,5 @@
 import * as fc from 'fast-check';
-import type { JsonValue } from '../src/rpc/messages.js';
+import type { JsonValue } from '../core/index.js';
 import { numberFits, numberRange, stringFits } from './flatChecks.js';
 import type { FlatSchema } from './flatSchema.js';
 import { formatArbitrary, knownStringFormat } from './formats.js';

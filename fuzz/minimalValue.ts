@@ -1,12 +1,10 @@
 import * as fc from 'fast-check';
-import type { JsonSchema } from '../src/contracts/schemaTypes.js';
-import type { JsonValue } from '../src/rpc/messages.js';
+import { canonicalJson, cloneJson, defineKey, type JsonSchema, type JsonValue } from '../core/index.js';
 import { expandSchema } from './expandSchema.js';
 import { numberFits, numberRange, shallowFits, stringFits } from './flatChecks.js';
 import { type FlatSchema, inferTypes, isEmptySchema, type JsonType, matchingPatterns, schemaForKey } from './flatSchema.js';
 import { formatSample, knownStringFormat } from './formats.js';
 import { arbitraryFromSchema, resolveOptions, type ResolvedOptions, type SchemaArbitraryOptions, UnsatisfiableSchemaError } from './fromSchema.js';
-import { canonicalJson, cloneJson, defineKey } from './jsonValues.js';
 import { shortPatternMatch } from './patternStrings.js';
 
 type Mode = 'minimal' | 'rich';

@@ -1,9 +1,7 @@
 import type { ErrorObject } from 'ajv';
-import type { JsonSchema, SchemaResolver } from '../src/contracts/schemaTypes.js';
-import type { JsonValue } from '../src/rpc/messages.js';
+import { canonicalJson, cloneJson, dottedPath, editAt, formatPointer, isJsonObject, type JsonPath, type JsonSchema, jsonTypeOf, type JsonValue, type SchemaResolver, valueAt } from '../core/index.js';
 import { codePointLength, patternRegExp } from './flatChecks.js';
 import type { FlatSchema, JsonType } from './flatSchema.js';
-import { canonicalJson, cloneJson, dottedPath, editAt, isObjectValue, type JsonPath, jsonPointer, jsonTypeOf, valueAt } from './jsonValues.js';
 import { schemaCheckFor } from './schemaCheck.js';
 import { type WalkNode, walkValue } from './walkValue.js';
 
@@ -48,7 +46,7 @@ export function mutationsOf(schema: JsonSchema, value: JsonValue, options: Mutat
   walkValue(schema, value, options.resolver, (node) => {
     for (const candidate of candidatesAt(node)) {
       const replacement = candidate.edit(valueAt(value, candidate.path));
-      const identity = `${candidate.kind} ${jsonPointer(candidate.path)} ${replacement === undefined ? '-' : canonicalJson(replacement)}`;
+      const identity = `${candidate.kind} ${formatPointer(candidate.path)} ${replacement === undefined ? '-' : canonicalJson(replacement)}`;
       if (seen.has(identity)) continue;
       seen.add(identity);
       const payload = editAt(value, candidate.path, () => replacement);
@@ -61,7 +59,7 @@ export function mutationsOf(schema: JsonSchema, value: JsonValue, options: Mutat
 }
 
 function rejectedAsIntended(errors: ErrorObject[], candidate: Candidate): boolean {
-  const at = jsonPointer(candidate.errorPath);
+  const at = formatPointer(candidate.errorPath);
   return errors.some((e) => e.keyword === candidate.keyword && e.instancePath === at);
 }
 
@@ -79,7 +77,7 @@ function candidatesAt(node: WalkNode): Candidate[] {
     if (!allowed.has('null')) add('null-for-non-null', keyword, null, `null where ${[...allowed].join('|')} is required`);
   }
   const value = node.value;
-  if (isObjectValue(value)) {
+  if (isJsonObject(value)) {
     for (const key of flat.required) {
       if (!Object.hasOwn(value, key)) continue;
       candidates.push({ kind: 'missing-required', path: [...node.path, key], errorPath: node.path, keyword: 'required', edit: () => undefined, description: `required key "${key}" removed` });

@@ -1,7 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { createAjv } from '../src/contracts/ajvFactory.js';
-import type { JsonSchema, SchemaResolver } from '../src/contracts/schemaTypes.js';
-import type { JsonValue } from '../src/rpc/messages.js';
+import { createAjv } from '../core/ajv.js';
+import type { JsonSchema, JsonValue, SchemaResolver } from '../core/index.js';
 import { copySchemaTree, DanglingRefError } from './bundleSchema.js';
 
 /**

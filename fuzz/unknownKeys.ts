@@ -1,8 +1,6 @@
 import type { ErrorObject } from 'ajv';
-import type { JsonSchema, SchemaResolver } from '../src/contracts/schemaTypes.js';
-import type { JsonValue } from '../src/rpc/messages.js';
+import { defineKey, dottedPath, editAt, formatPointer, isJsonObject, type JsonPath, type JsonSchema, type JsonValue, type SchemaResolver } from '../core/index.js';
 import { type FlatSchema, matchingPatterns } from './flatSchema.js';
-import { defineKey, dottedPath, editAt, isObjectValue, type JsonPath, jsonPointer } from './jsonValues.js';
 import { schemaCheckFor } from './schemaCheck.js';
 import { walkValue } from './walkValue.js';
 
@@ -52,7 +50,7 @@ export function unknownKeyProbes(schema: JsonSchema, value: JsonValue, options: 
   const injected = options.injectedValue ?? 'cg-probe';
   const probes: UnknownKeyProbe[] = [];
   walkValue(schema, value, options.resolver, (node) => {
-    if (!isObjectValue(node.value)) return;
+    if (!isJsonObject(node.value)) return;
     const key = freshKey(options.key ?? DEFAULT_UNKNOWN_KEY, node.value, node.alternatives);
     const objectPath = [...node.path];
     const payload = editAt(value, objectPath, (current) => {
@@ -97,9 +95,9 @@ function structuralPolicy(matching: readonly FlatSchema[], key: string, injected
 }
 
 function confirm(structural: KeyPolicy, errors: ErrorObject[], objectPath: JsonPath, key: string): { policy: KeyPolicy; reason?: string } {
-  const at = jsonPointer(objectPath);
+  const at = formatPointer(objectPath);
   const rejectsKey = errors.some(
-    (e) => (e.keyword === 'additionalProperties' && e.instancePath === at && (e.params as { additionalProperty?: string }).additionalProperty === key) || e.instancePath === `${at}${jsonPointer([key])}`,
+    (e) => (e.keyword === 'additionalProperties' && e.instancePath === at && (e.params as { additionalProperty?: string }).additionalProperty === key) || e.instancePath === `${at}${formatPointer([key])}`,
   );
   if (errors.length === 0) {
     return structural === 'open' ? { policy: 'open' } : { policy: 'open', reason: `the schema at this path ${structural === 'closed' ? 'is closed' : 'is ambiguous'}, but another branch accepts the key` };

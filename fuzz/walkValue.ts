@@ -1,9 +1,7 @@
-import type { JsonSchema, SchemaResolver } from '../src/contracts/schemaTypes.js';
-import type { JsonValue } from '../src/rpc/messages.js';
+import { isJsonObject, type JsonPath, type JsonSchema, type JsonValue, type SchemaResolver } from '../core/index.js';
 import { type Expansion, expandSchema } from './expandSchema.js';
 import { shallowFits } from './flatChecks.js';
 import { type FlatSchema, flatToSchema, schemaForKey } from './flatSchema.js';
-import { isObjectValue, type JsonPath } from './jsonValues.js';
 import { schemaCheckFor } from './schemaCheck.js';
 
 export interface WalkNode {
@@ -59,7 +57,7 @@ export function walkValue(schema: JsonSchema, value: JsonValue, resolver: Schema
     const chosen = matching[0];
     if (chosen === undefined) return;
     if (Array.isArray(node)) node.forEach((item, index) => step(chosen.prefixItems[index] ?? chosen.items ?? true, item, [...path, index]));
-    else if (isObjectValue(node)) for (const [key, item] of Object.entries(node)) step(schemaForKey(chosen, key), item, [...path, key]);
+    else if (isJsonObject(node)) for (const [key, item] of Object.entries(node)) step(schemaForKey(chosen, key), item, [...path, key]);
   };
   step(schema, value, []);
 }

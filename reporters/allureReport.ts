@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { HarnessError } from '../src/rpc/harnessError.js';
+import { HarnessError } from '../core/index.js';
 
 /**
  * The Allure 3 command line. The `allure` package's main module runs its CLI on import, so it is started as a

@@ -7,9 +7,8 @@ import { basename, extname, isAbsolute, join, normalize, resolve, sep } from 'no
 import { fileURLToPath } from 'node:url';
 import type { Matrix, MatrixRun } from '../src/report/matrixTypes.js';
 import { parseMatrixJson } from '../src/report/renderJson.js';
-import { HarnessError } from '../src/rpc/harnessError.js';
-import type { ConformanceMatrixOptions } from './conformanceMatrix.js';
-import { MATRIX_FILES } from './conformanceMatrix.js';
+import { HarnessError } from '../core/index.js';
+import { type ConformanceMatrixOptions, MATRIX_FILES } from './conformanceMatrix.js';
 import { runFromEnv } from './runFromEnv.js';
 
 export interface MergeShardsOptions {

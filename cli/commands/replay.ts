@@ -7,7 +7,7 @@ import { tokenInUrl } from '../../src/client/targetUrl.js';
 import { loadContract } from '../../src/contracts/loadContract.js';
 import { readReplayFile } from '../../src/replay/replayFile.js';
 import { runReplay } from '../../src/replay/replayRunner.js';
-import { HarnessError } from '../../src/rpc/harnessError.js';
+import { HarnessError } from '../../core/index.js';
 import { EXIT } from '../exitCodes.js';
 import { integerOption } from '../lib/options.js';
 import { tokenFromEnv } from '../lib/tokens.js';

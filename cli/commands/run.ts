@@ -11,7 +11,7 @@ import { profileFor } from '../../src/checks/profile.js';
 import { loadContract } from '../../src/contracts/loadContract.js';
 import { parseBaseline } from '../../src/report/baseline.js';
 import { parseMatrixJson } from '../../src/report/renderJson.js';
-import { HarnessError } from '../../src/rpc/harnessError.js';
+import { HarnessError } from '../../core/index.js';
 import { EXIT } from '../exitCodes.js';
 import { collect, integerOption, regexOption, seedOption, shardOption } from '../lib/options.js';
 import { DEFAULT_CONTRACT, HOOKS_EXTENSION, SUITES_CONFIG } from '../lib/repoPaths.js';

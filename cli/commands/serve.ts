@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BUILTIN_PLUGINS, GATEWAY_FAULTS, parsePluginArgument, parsePluginsConfig, type PluginConfig, startGateway, type GatewayOptions, UnknownFaultError, assertFaultNames } from '../../gateway/index.js';
-import { HarnessError } from '../../src/rpc/harnessError.js';
+import { HarnessError } from '../../core/index.js';
 import { EXIT } from '../exitCodes.js';
 import { collect, integerOption } from '../lib/options.js';
 import { DEFAULT_CONTRACT, HOOKS_EXTENSION } from '../lib/repoPaths.js';

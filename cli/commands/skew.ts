@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import { loadContract } from '../../src/contracts/index.js';
-import { HarnessError } from '../../src/rpc/harnessError.js';
+import { HarnessError } from '../../core/index.js';
 import { analyseSkew, analyseSkewMatrix, renderSkew, renderSkewMatrix, type SkewFormat, type SkewOptions } from '../../src/skew/index.js';
 import { EXIT } from '../exitCodes.js';
 

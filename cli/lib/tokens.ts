@@ -1,4 +1,4 @@
-import { HarnessError } from '../../src/rpc/harnessError.js';
+import { HarnessError } from '../../core/index.js';
 
 /** Reads the token from the variable named by --token-env; the value itself never appears on a command line. */
 export function tokenFromEnv(variable: string | undefined): string | undefined {

@@ -1,9 +1,6 @@
 import type { EventFilter } from '../client/eventLog.js';
-import { describeOutcome, outcomeOf, type Exchange } from '../client/exchange.js';
-import { HarnessError } from '../rpc/harnessError.js';
-import { isJsonObject, type GatewayEventParams, type JsonObject, type JsonValue } from '../rpc/messages.js';
-import type { BindingRules, BindingStep, MethodBinding } from './bindingRules.js';
-import { resourcesNamedBy } from './bindingRules.js';
+import { describeOutcome, type Exchange, type GatewayEventParams, HarnessError, isJsonObject, type JsonObject, type JsonValue, outcomeOf } from '../../core/index.js';
+import { type BindingRules, type BindingStep, type MethodBinding, resourcesNamedBy } from './bindingRules.js';
 
 /** What the binder needs from a connection (the WebSocket client; HTTP targets have no events). */
 export interface RpcCaller {

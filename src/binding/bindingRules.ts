@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { HarnessError } from '../rpc/harnessError.js';
-import { isJsonObject, type JsonObject, type JsonValue } from '../rpc/messages.js';
+import { HarnessError, isJsonObject, type JsonObject, type JsonValue } from '../../core/index.js';
 
 /**
  * Identifier binding, as data: how to create the live objects a method refers to (a session, a stored row,

@@ -1,4 +1,4 @@
-import type { Exchange } from '../client/exchange.js';
+import type { Exchange } from '../../core/index.js';
 import { violation, type Violation } from './violation.js';
 
 const typeName = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);

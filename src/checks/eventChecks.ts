@@ -1,6 +1,6 @@
 import type { ContractEvent } from '../contracts/contractModel.js';
 import { formatViolation, type SchemaValidators } from '../contracts/schemaValidators.js';
-import type { GatewayEventParams } from '../rpc/messages.js';
+import type { GatewayEventParams } from '../../core/index.js';
 import { violation, type Violation } from './violation.js';
 
 /** `event.envelope`: `{"jsonrpc":"2.0","method":"event","params":{type, session_id, payload?, seq?}}` without an id. */

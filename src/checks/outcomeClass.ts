@@ -1,4 +1,4 @@
-import { describeOutcome, outcomeOf, type Exchange } from '../client/exchange.js';
+import { describeOutcome, outcomeOf, type Exchange } from '../../core/index.js';
 import type { ContractProfile } from './profile.js';
 
 export type OutcomeClass = 'success' | 'domain-error' | 'contract-rejection' | 'unknown-method' | 'server-error' | 'no-answer' | 'malformed';

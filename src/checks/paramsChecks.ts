@@ -1,4 +1,4 @@
-import { outcomeOf, type Exchange } from '../client/exchange.js';
+import { outcomeOf, type Exchange } from '../../core/index.js';
 import { classifyExchange, describeExchange } from './outcomeClass.js';
 import type { ContractProfile } from './profile.js';
 import { violation, type Violation } from './violation.js';

@@ -1,4 +1,5 @@
-import { HERMES_OUT_OF_SYNC_SUFFIX, isReservedServerCode, JsonRpcErrorCode } from '../rpc/errorCodes.js';
+import { isReservedServerCode, JsonRpcErrorCode } from '../../core/index.js';
+import { HERMES_OUT_OF_SYNC_SUFFIX } from './hermesCodes.js';
 
 /**
  * What a family of gateways answers, so that the same checks judge Hermes and plain JSON-RPC servers.

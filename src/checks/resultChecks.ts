@@ -1,4 +1,4 @@
-import { outcomeOf, type Exchange } from '../client/exchange.js';
+import { outcomeOf, type Exchange } from '../../core/index.js';
 import { formatViolation, type SchemaCheck } from '../contracts/schemaValidators.js';
 import { violation, type Violation } from './violation.js';
 

@@ -1,6 +1,5 @@
-import type { RpcId } from '../rpc/messages.js';
+import type { Exchange, RpcId } from '../../core/index.js';
 import { clipText } from './clipText.js';
-import type { Exchange } from './exchange.js';
 
 /** Further answers kept per exchange (a target answering a hundred times is reported from the first few). */
 const MAX_DUPLICATES_KEPT = 4;

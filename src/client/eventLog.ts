@@ -1,5 +1,4 @@
-import { HarnessError } from '../rpc/harnessError.js';
-import type { GatewayEventParams } from '../rpc/messages.js';
+import { type GatewayEventParams, HarnessError } from '../../core/index.js';
 
 export interface EventFilter {
   type?: string;

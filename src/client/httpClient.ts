@@ -1,5 +1,4 @@
-import type { RpcId } from '../rpc/messages.js';
-import type { Exchange } from './exchange.js';
+import type { Exchange, RpcId } from '../../core/index.js';
 import { Redactor } from './redact.js';
 import { withToken } from './targetUrl.js';
 import { Transcript } from './transcript.js';

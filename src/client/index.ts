@@ -1,4 +1,3 @@
-export { describeOutcome, outcomeOf, type Correlation, type Exchange, type ExchangeFailure, type Outcome } from './exchange.js';
 export { EventLog, type EventFilter, type RecordedEvent } from './eventLog.js';
 export { HttpRpcClient, type HttpRpcClientOptions } from './httpClient.js';
 export { Redactor, REDACTED } from './redact.js';

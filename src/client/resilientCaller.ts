@@ -1,6 +1,5 @@
-import type { GatewayEventParams, RpcId } from '../rpc/messages.js';
+import type { Exchange, GatewayEventParams, RpcId } from '../../core/index.js';
 import type { EventFilter } from './eventLog.js';
-import type { Exchange } from './exchange.js';
 import type { RpcClient } from './rpcClient.js';
 
 /**

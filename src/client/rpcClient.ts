@@ -1,11 +1,7 @@
 import WebSocket from 'ws';
-import { HarnessError } from '../rpc/harnessError.js';
-import { isJsonObject, type GatewayEventParams, type JsonValue, type RpcId } from '../rpc/messages.js';
-import { RpcError } from '../rpc/rpcError.js';
+import { type Exchange, type ExchangeFailure, type GatewayEventParams, HarnessError, isJsonObject, type JsonValue, outcomeOf, RpcError, type RpcId } from '../../core/index.js';
 import { AnsweredRequests } from './answeredRequests.js';
 import { clipText } from './clipText.js';
-import type { Exchange, ExchangeFailure } from './exchange.js';
-import { outcomeOf } from './exchange.js';
 import { EventLog, type EventFilter } from './eventLog.js';
 import { Redactor } from './redact.js';
 import { withToken } from './targetUrl.js';

@@ -1,4 +1,4 @@
-import { HarnessError } from '../rpc/harnessError.js';
+import { HarnessError } from '../../core/index.js';
 
 /** Adds `token=<token>` to a gateway URL unless the URL already carries a token or ticket. */
 export function withToken(url: string, token: string | undefined): string {

@@ -1,9 +1,6 @@
-import type { Binder } from '../binding/binder.js';
-import type { RpcCaller } from '../binding/binder.js';
-import type { Exchange } from '../client/exchange.js';
+import type { Binder, RpcCaller } from '../binding/binder.js';
+import { type Exchange, HarnessError, type JsonValue } from '../../core/index.js';
 import type { ContractMethod } from '../contracts/contractModel.js';
-import { HarnessError } from '../rpc/harnessError.js';
-import type { JsonValue } from '../rpc/messages.js';
 import type { CaseRecord, Phase } from './methodRunTypes.js';
 
 /** A case that could not be sent because its live objects could not be created. */

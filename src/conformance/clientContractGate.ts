@@ -5,7 +5,7 @@ import { classifyExchange, describeExchange } from '../checks/outcomeClass.js';
 import type { ContractProfile } from '../checks/profile.js';
 import { violation, type Violation } from '../checks/violation.js';
 import type { Contract, ContractMethod } from '../contracts/contractModel.js';
-import { isJsonObject, type JsonValue } from '../rpc/messages.js';
+import { isJsonObject, type JsonValue } from '../../core/index.js';
 
 export interface ClientPayload {
   /** The optional key this payload adds to the smallest one ('' for the all-keys payload and the smallest one). */

@@ -1,6 +1,6 @@
 import { mutationsOf, type Mutation } from '../../fuzz/index.js';
 import type { ContractMethod } from '../contracts/contractModel.js';
-import type { SchemaResolver } from '../contracts/schemaTypes.js';
+import type { SchemaResolver } from '../../core/index.js';
 import type { CaseSender } from './caseSender.js';
 import { baseValues, type MethodBases } from './methodBases.js';
 import type { CaseRecord } from './methodRunTypes.js';

@@ -1,5 +1,5 @@
 import type { SchemaCheck } from '../contracts/schemaValidators.js';
-import { isJsonObject, type JsonValue } from '../rpc/messages.js';
+import { isJsonObject, type JsonValue } from '../../core/index.js';
 
 export const LONG_STRING_LENGTH = 65_536;
 

@@ -1,7 +1,6 @@
 import { allOptionalValue, minimalValue, UnsatisfiableSchemaError } from '../../fuzz/index.js';
 import type { ContractMethod } from '../contracts/contractModel.js';
-import type { SchemaResolver } from '../contracts/schemaTypes.js';
-import type { JsonValue } from '../rpc/messages.js';
+import { jsonEqual, type JsonValue, type SchemaResolver } from '../../core/index.js';
 
 /** The two fixed payloads every phase starts from, or why the params schema admits none. */
 export type MethodBases = { minimal: JsonValue; full: JsonValue; unsatisfiable?: undefined } | { unsatisfiable: UnsatisfiableSchemaError };
@@ -19,5 +18,5 @@ export function methodBases(method: ContractMethod, resolver: SchemaResolver): M
 /** The distinct bases, smallest first (empty when none exists). */
 export function baseValues(bases: MethodBases): JsonValue[] {
   if (bases.unsatisfiable !== undefined) return [];
-  return JSON.stringify(bases.minimal) === JSON.stringify(bases.full) ? [bases.minimal] : [bases.minimal, bases.full];
+  return jsonEqual(bases.minimal, bases.full) ? [bases.minimal] : [bases.minimal, bases.full];
 }

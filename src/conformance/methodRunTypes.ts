@@ -1,7 +1,6 @@
-import type { Exchange } from '../client/exchange.js';
+import type { Exchange, JsonValue } from '../../core/index.js';
 import type { CheckId } from '../checks/checkCatalogue.js';
 import type { Violation } from '../checks/violation.js';
-import type { JsonValue } from '../rpc/messages.js';
 
 export type Phase = 'valid' | 'unknown-key' | 'invalid';
 

@@ -4,7 +4,7 @@ import { checkInvalidNotAccepted, checkUnknownKeyRejected, checkUnknownKeyTolera
 import type { ContractProfile } from '../checks/profile.js';
 import { checkResultSchema } from '../checks/resultChecks.js';
 import { violation, type Violation } from '../checks/violation.js';
-import { outcomeOf, type Exchange } from '../client/exchange.js';
+import { outcomeOf, type Exchange } from '../../core/index.js';
 import type { SchemaCheck } from '../contracts/schemaValidators.js';
 import type { SetupFailure } from './caseSender.js';
 import type { CaseRecord, CheckVerdict, MethodCheckId } from './methodRunTypes.js';

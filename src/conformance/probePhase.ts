@@ -1,7 +1,6 @@
 import { unknownKeyProbes, type UnknownKeyProbe } from '../../fuzz/index.js';
 import type { ContractMethod } from '../contracts/contractModel.js';
-import type { SchemaResolver } from '../contracts/schemaTypes.js';
-import type { JsonValue } from '../rpc/messages.js';
+import type { JsonValue, SchemaResolver } from '../../core/index.js';
 import type { CaseSender } from './caseSender.js';
 import { baseValues, type MethodBases } from './methodBases.js';
 import type { CaseRecord } from './methodRunTypes.js';

@@ -1,9 +1,8 @@
 import { Binder, type RpcCaller } from '../binding/binder.js';
 import type { BindingRules } from '../binding/bindingRules.js';
 import type { ContractProfile } from '../checks/profile.js';
-import { outcomeOf, type Exchange } from '../client/exchange.js';
+import { type Exchange, type JsonSchema, outcomeOf } from '../../core/index.js';
 import type { Contract, ContractMethod } from '../contracts/contractModel.js';
-import type { JsonSchema } from '../contracts/schemaTypes.js';
 import type { SchemaCheck, SchemaValidators } from '../contracts/schemaValidators.js';
 import { CaseSender } from './caseSender.js';
 import { runInvalidPhase } from './invalidPhase.js';

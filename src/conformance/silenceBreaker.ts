@@ -1,7 +1,6 @@
 import type { RpcCaller } from '../binding/binder.js';
 import type { EventFilter } from '../client/eventLog.js';
-import type { Exchange } from '../client/exchange.js';
-import type { GatewayEventParams } from '../rpc/messages.js';
+import type { Exchange, GatewayEventParams } from '../../core/index.js';
 
 /** Requests in a row that may go unanswered before the rest of a method's cases are skipped. */
 export const SILENT_REQUESTS_LIMIT = 3;

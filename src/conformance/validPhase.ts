@@ -1,10 +1,8 @@
 import * as fc from 'fast-check';
-import { isDeepStrictEqual } from 'node:util';
 import { arbitraryFromSchema, UnsatisfiableSchemaError } from '../../fuzz/index.js';
 import type { ContractMethod } from '../contracts/contractModel.js';
-import type { SchemaResolver } from '../contracts/schemaTypes.js';
+import { jsonEqual, type JsonValue, type SchemaResolver } from '../../core/index.js';
 import type { SchemaCheck } from '../contracts/schemaValidators.js';
-import type { JsonValue } from '../rpc/messages.js';
 import type { CaseSender } from './caseSender.js';
 import { longStringVariant } from './longStrings.js';
 import type { MethodBases } from './methodBases.js';
@@ -38,7 +36,7 @@ function examplesFor(options: ValidPhaseOptions): JsonValue[] {
   const long = longStringVariant(bases.full, options.validateParams);
   if (long !== undefined) examples.push(long);
   // Compared structurally, which stops at the first difference: the long variant is hundreds of KiB as text.
-  return examples.filter((example, index) => examples.findIndex((other) => isDeepStrictEqual(other, example)) === index);
+  return examples.filter((example, index) => examples.findIndex((other) => jsonEqual(other, example)) === index);
 }
 
 /** The positive phase: seeded fast-check payloads (plus fixed examples), each bound to live objects and sent. */

@@ -1,7 +1,5 @@
-import { isJsonObject, type JsonObject, type JsonValue } from '../rpc/messages.js';
+import { derefSchema, isJsonObject, type JsonObject, type JsonSchema, type JsonValue, resolveLocalRef, type SchemaResolver } from '../../core/index.js';
 import type { Contract, ContractEvent, ContractMethod, ParamDescriptor, ParamStructure } from './contractModel.js';
-import { resolveLocalRef } from './jsonPointer.js';
-import { derefSchema, type JsonSchema, type SchemaResolver } from './schemaTypes.js';
 
 /** Follows `$ref` for non-schema OpenRPC objects (content descriptors, errors, methods). */
 function follow(document: JsonObject, node: unknown): unknown {

@@ -1,5 +1,4 @@
-import type { JsonObject, JsonValue } from '../rpc/messages.js';
-import type { JsonSchema, SchemaResolver } from './schemaTypes.js';
+import type { JsonObject, JsonSchema, JsonValue, SchemaResolver } from '../../core/index.js';
 
 /**
  * How a method's params travel on the wire.

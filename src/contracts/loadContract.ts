@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { HarnessError } from '../rpc/harnessError.js';
-import { isJsonObject, type JsonObject } from '../rpc/messages.js';
+import { HarnessError, isJsonObject, type JsonObject } from '../../core/index.js';
 import { buildContract } from './buildContract.js';
 import type { Contract } from './contractModel.js';
 import { findDanglingRefs } from './refCheck.js';

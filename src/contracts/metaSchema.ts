@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { createAjv } from './ajvFactory.js';
+import { createAjv } from '../../core/ajv.js';
 
 const require = createRequire(import.meta.url);
 

@@ -1,4 +1,4 @@
-import { pointerOf, resolveLocalRef } from './jsonPointer.js';
+import { formatPointer, resolveLocalRef } from '../../core/index.js';
 
 export interface DanglingRef {
   pointer: string;
@@ -16,7 +16,7 @@ export function findDanglingRefs(document: unknown): DanglingRef[] {
     if (typeof node !== 'object' || node === null) return;
     const ref = (node as Record<string, unknown>)['$ref'];
     if (typeof ref === 'string' && resolveLocalRef(document, ref) === undefined) {
-      dangling.push({ pointer: pointerOf(path), ref });
+      dangling.push({ pointer: formatPointer(path), ref });
     }
     for (const [key, value] of Object.entries(node)) {
       // `examples` values are data, not schemas.

@@ -1,7 +1,7 @@
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
-import { createAjv } from './ajvFactory.js';
+import { createAjv } from '../../core/ajv.js';
 import type { Contract } from './contractModel.js';
-import type { JsonSchema } from './schemaTypes.js';
+import type { JsonSchema } from '../../core/index.js';
 
 export interface SchemaViolation {
   /** JSON pointer inside the validated value. */

@@ -1,4 +1,4 @@
-import { isJsonObject, type GatewayEventParams, type JsonObject } from '../rpc/messages.js';
+import { isJsonObject, type GatewayEventParams, type JsonObject } from '../../core/index.js';
 import { HOOK_WAIT_MS, type HookClient } from './hookObserver.js';
 
 /** Creates a session and returns its runtime id; throws the target's error when refused. */

@@ -1,6 +1,5 @@
 import type { RpcClient } from '../client/rpcClient.js';
-import { describeOutcome, outcomeOf } from '../client/exchange.js';
-import { isJsonObject, type GatewayEventParams, type JsonObject } from '../rpc/messages.js';
+import { describeOutcome, type GatewayEventParams, isJsonObject, type JsonObject, outcomeOf } from '../../core/index.js';
 import { HOOK_EVENT, type HookPayloadCheck } from './hookPayloadCheck.js';
 import { type HookFindings, type HookVerdict, notApplicable } from './hookVerdict.js';
 

@@ -1,7 +1,6 @@
 import type { Contract } from '../contracts/contractModel.js';
 import { formatViolation, SchemaValidators } from '../contracts/schemaValidators.js';
-import type { JsonSchema } from '../contracts/schemaTypes.js';
-import type { GatewayEventParams } from '../rpc/messages.js';
+import type { GatewayEventParams, JsonSchema } from '../../core/index.js';
 
 export const HOOK_EVENT = 'session.hook';
 

@@ -1,4 +1,4 @@
-import { isJsonObject } from '../rpc/messages.js';
+import { isJsonObject } from '../../core/index.js';
 import { createBuilt, createSession, runTurns } from './hookDriver.js';
 import { HOOK_WAIT_MS, type HookClient } from './hookObserver.js';
 import { describe, type HookRun, type HookScenarioContext, objectField, outcome, resultField, runHookScenario, show } from './runHookScenario.js';

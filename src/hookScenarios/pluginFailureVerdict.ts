@@ -1,5 +1,4 @@
-import type { Outcome } from '../client/exchange.js';
-import type { JsonObject } from '../rpc/messages.js';
+import type { JsonObject, Outcome } from '../../core/index.js';
 import { createBuilt, runTurns } from './hookDriver.js';
 import { HookObserver } from './hookObserver.js';
 import { type HookRun, type HookScenarioContext, outcome, runHookScenario, show } from './runHookScenario.js';

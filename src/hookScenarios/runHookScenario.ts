@@ -1,6 +1,5 @@
 import type { CheckId } from '../checks/checkCatalogue.js';
-import { describeOutcome, outcomeOf, type Outcome } from '../client/exchange.js';
-import { isJsonObject, type JsonValue } from '../rpc/messages.js';
+import { describeOutcome, isJsonObject, type JsonValue, type Outcome, outcomeOf } from '../../core/index.js';
 import type { HookPayloadCheck } from './hookPayloadCheck.js';
 import { type HookClient, HookObserver } from './hookObserver.js';
 import { aborted, HookFindings, type HookVerdict } from './hookVerdict.js';

@@ -2,8 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { BindingRules } from '../binding/bindingRules.js';
 import type { CaseRecord, Counterexample } from '../conformance/methodRunTypes.js';
-import { HarnessError } from '../rpc/harnessError.js';
-import type { JsonValue } from '../rpc/messages.js';
+import { HarnessError, type JsonValue } from '../../core/index.js';
 import type { Redactor } from '../client/redact.js';
 
 export const REPLAY_KIND = 'contract-gate.replay';

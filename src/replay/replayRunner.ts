@@ -4,11 +4,9 @@ import { checkInvalidNotAccepted, checkUnknownKeyRejected, checkUnknownKeyTolera
 import { profileFor } from '../checks/profile.js';
 import { checkResultSchema } from '../checks/resultChecks.js';
 import type { Violation } from '../checks/violation.js';
-import type { Exchange } from '../client/exchange.js';
+import { type Exchange, HarnessError, isJsonObject, type JsonObject, type JsonValue } from '../../core/index.js';
 import type { Contract } from '../contracts/contractModel.js';
 import { SchemaValidators } from '../contracts/schemaValidators.js';
-import { HarnessError } from '../rpc/harnessError.js';
-import { isJsonObject, type JsonObject, type JsonValue } from '../rpc/messages.js';
 import type { ReplayFile } from './replayFile.js';
 
 export interface ReplayOutcome {

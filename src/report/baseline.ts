@@ -1,5 +1,5 @@
 import { isCheckId } from '../checks/checkCatalogue.js';
-import { HarnessError } from '../rpc/harnessError.js';
+import { HarnessError } from '../../core/index.js';
 
 /** One accepted failure: the cell `method` × `check` is expected to fail, for `reason`. */
 export interface BaselineEntry {

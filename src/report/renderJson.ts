@@ -1,5 +1,4 @@
-import { CELL_STATUSES } from './matrixTypes.js';
-import type { Matrix } from './matrixTypes.js';
+import { CELL_STATUSES, type Matrix } from './matrixTypes.js';
 
 export function renderJson(matrix: Matrix): string {
   return `${JSON.stringify(matrix, null, 2)}\n`;

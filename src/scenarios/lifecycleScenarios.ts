@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { outcomeOf, type Outcome } from '../client/exchange.js';
+import { isJsonObject, jsonEqual, type JsonValue, type Outcome, outcomeOf } from '../../core/index.js';
 import type { RpcClient } from '../client/rpcClient.js';
-import { isJsonObject, type JsonValue } from '../rpc/messages.js';
 import { aborted, Findings, type Connect, type ScenarioVerdict } from './scenarioVerdict.js';
 import { closeQuietly, createSession, runTurn } from './sessionDriver.js';
 
@@ -65,7 +64,7 @@ function lines(messages: JsonValue | undefined): Line[] | undefined {
   return messages.map((message) => (isJsonObject(message) ? { role: String(message['role']), text: String(message['text'] ?? message['content'] ?? '') } : { role: '?', text: JSON.stringify(message) }));
 }
 
-const sameLines = (a: Line[] | undefined, b: Line[] | undefined): boolean => a !== undefined && b !== undefined && JSON.stringify(a) === JSON.stringify(b);
+const sameLines = (a: Line[] | undefined, b: Line[] | undefined): boolean => a !== undefined && b !== undefined && jsonEqual(a, b);
 
 const render = (value: Line[] | undefined): string => (value === undefined ? 'no messages array' : JSON.stringify(value.map((line) => `${line.role}: ${line.text}`)).slice(0, 200));
 

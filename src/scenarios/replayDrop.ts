@@ -1,6 +1,6 @@
 import type { CheckId } from '../checks/checkCatalogue.js';
 import type { RpcClient } from '../client/rpcClient.js';
-import { isJsonObject, type GatewayEventParams } from '../rpc/messages.js';
+import { isJsonObject, type GatewayEventParams } from '../../core/index.js';
 import { ReplayingClient } from './replayingClient.js';
 import { judgeDelivery, judgeReplay } from './replayJudge.js';
 import { aborted, Findings, type Connect, type ScenarioVerdict } from './scenarioVerdict.js';

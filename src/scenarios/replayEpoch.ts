@@ -1,5 +1,5 @@
 import type { RpcClient } from '../client/rpcClient.js';
-import { isJsonObject } from '../rpc/messages.js';
+import { isJsonObject } from '../../core/index.js';
 import { eventsSince } from './replayLimits.js';
 import { ReplayingClient } from './replayingClient.js';
 import { aborted, Findings, type Connect, type ScenarioVerdict } from './scenarioVerdict.js';

@@ -1,5 +1,4 @@
-import { canonicalJson } from '../../fuzz/index.js';
-import { isJsonObject, type GatewayEventParams, type JsonValue } from '../rpc/messages.js';
+import { canonicalJson, type GatewayEventParams, isJsonObject, type JsonValue } from '../../core/index.js';
 
 export interface ReplayJudgeInput {
   sessionId: string;

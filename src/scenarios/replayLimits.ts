@@ -1,5 +1,5 @@
 import type { RpcClient } from '../client/rpcClient.js';
-import { isJsonObject, type GatewayEventParams, type JsonObject } from '../rpc/messages.js';
+import { isJsonObject, type GatewayEventParams, type JsonObject } from '../../core/index.js';
 import { sameEvent, stampedBySeq } from './replayJudge.js';
 import { aborted, Findings, notApplicable, type Connect, type ScenarioVerdict } from './scenarioVerdict.js';
 import { closeQuietly, createSession, highestSeq, runTurn, waitBuilt } from './sessionDriver.js';

@@ -1,5 +1,5 @@
 import type { RpcClient } from '../client/rpcClient.js';
-import { isJsonObject } from '../rpc/messages.js';
+import { isJsonObject } from '../../core/index.js';
 import { aborted, Findings, type Connect, type ScenarioVerdict } from './scenarioVerdict.js';
 import { closeQuietly, createSession, runTurn } from './sessionDriver.js';
 

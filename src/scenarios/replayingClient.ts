@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '../client/eventLog.js';
-import { isJsonObject, type GatewayEventParams, type JsonValue } from '../rpc/messages.js';
+import { isJsonObject, type GatewayEventParams, type JsonValue } from '../../core/index.js';
 
 /** The part of a connection the replaying client needs (an RpcClient has it). */
 export interface ReplaySource {

@@ -1,5 +1,5 @@
 import type { RpcClient } from '../client/rpcClient.js';
-import { isJsonObject, type GatewayEventParams, type JsonObject } from '../rpc/messages.js';
+import { isJsonObject, type GatewayEventParams, type JsonObject } from '../../core/index.js';
 
 /** How long a scenario waits for one turn or one event of the fake agent (real gateways stream faster than this). */
 export const TURN_TIMEOUT_MS = 5_000;

@@ -1,10 +1,8 @@
 import { allOptionalValue } from '../../fuzz/index.js';
-import { editAt, isObjectValue, valueAt, type JsonPath } from '../../fuzz/jsonValues.js';
+import { describeOutcome, editAt, isJsonObject, type JsonPath, type JsonValue, type Outcome, outcomeOf, valueAt } from '../../core/index.js';
 import type { ContractProfile } from '../checks/profile.js';
-import { describeOutcome, outcomeOf, type Outcome } from '../client/exchange.js';
 import type { RpcClient } from '../client/rpcClient.js';
 import type { Contract } from '../contracts/index.js';
-import type { JsonValue } from '../rpc/messages.js';
 import { analyseSkew, type SkewReport } from '../skew/index.js';
 import { aborted, Findings, type Connect, type ScenarioVerdict } from './scenarioVerdict.js';
 import { closeQuietly } from './sessionDriver.js';
@@ -89,12 +87,12 @@ function carrying(payload: JsonValue, path: string): JsonValue {
   const steps = pathOf(path);
   const parent = valueAt(payload, steps.slice(0, -1));
   // The server rejects an undeclared key whatever its value, so null serves when the rich payload lacks the key.
-  return isObjectValue(parent) ? editAt(payload, steps, () => null) : payload;
+  return isJsonObject(parent) ? editAt(payload, steps, () => null) : payload;
 }
 
 async function probe(client: RpcClient, method: string, params: JsonValue): Promise<Outcome> {
   const outcome = outcomeOf(await client.call(method, params));
-  if (outcome.kind === 'result' && isObjectValue(outcome.result) && typeof outcome.result['session_id'] === 'string' && method === 'session.create') {
+  if (outcome.kind === 'result' && isJsonObject(outcome.result) && typeof outcome.result['session_id'] === 'string' && method === 'session.create') {
     await closeQuietly(client, outcome.result['session_id']);
   }
   return outcome;

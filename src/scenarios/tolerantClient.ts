@@ -1,6 +1,5 @@
-import { outcomeOf, type Exchange, type Outcome } from '../client/exchange.js';
-import { HERMES_OUT_OF_SYNC_SUFFIX } from '../rpc/errorCodes.js';
-import type { JsonObject } from '../rpc/messages.js';
+import { type Exchange, type JsonObject, type Outcome, outcomeOf } from '../../core/index.js';
+import { HERMES_OUT_OF_SYNC_SUFFIX } from '../checks/hermesCodes.js';
 
 /** Anything that sends one request and reports the exchange without throwing (an RpcClient). */
 export interface ScenarioCaller {

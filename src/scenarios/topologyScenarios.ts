@@ -1,8 +1,7 @@
+import { derefSchema, describeOutcome, type JsonObject, type Outcome, outcomeOf } from '../../core/index.js';
 import type { ContractProfile } from '../checks/profile.js';
-import { describeOutcome, outcomeOf, type Outcome } from '../client/exchange.js';
 import type { RpcClient } from '../client/rpcClient.js';
-import { derefSchema, type Contract } from '../contracts/index.js';
-import type { JsonObject } from '../rpc/messages.js';
+import { type Contract } from '../contracts/index.js';
 import type { SkewFinding, SkewReport } from '../skew/index.js';
 import { aborted, Findings, type Connect, type ScenarioVerdict } from './scenarioVerdict.js';
 import { closeQuietly, sessionCwd, type CreatedSession } from './sessionDriver.js';

@@ -1,4 +1,5 @@
-import type { Contract, ContractMethod, JsonSchema } from '../contracts/index.js';
+import { type JsonSchema } from '../../core/index.js';
+import type { Contract, ContractMethod } from '../contracts/index.js';
 import { compareSchemas, type CompareContext } from './compareSchemas.js';
 import { findingOf, versionLabel, type Frame } from './skewMessages.js';
 import type { SkewDirection, SkewFinding, SkewKind, SkewOptions, SkewReport, SkewSeverity, SkewSide } from './skewTypes.js';

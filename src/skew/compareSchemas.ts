@@ -1,12 +1,10 @@
-import type { JsonSchema, JsonSchemaObject, SchemaResolver } from '../contracts/index.js';
+import { canonicalJson, jsonTypeOf, type JsonSchema, type JsonSchemaObject, type SchemaResolver } from '../../core/index.js';
 import {
   ALL_TYPES,
   branchesOf,
-  canonicalJson,
   isUnconstrained,
   lowerBound,
   typeAccepts,
-  typeOfValue,
   upperBound,
   valuesOf,
   type Branch,
@@ -120,7 +118,7 @@ function compareBranch(producer: Branch, consumer: Branch, type: JsonType, path:
 }
 
 function compareValues(producer: JsonSchemaObject, consumer: JsonSchemaObject, type: JsonType, path: string[], out: Issue[]): void {
-  const ofType = (value: unknown): boolean => typeAccepts(new Set([type]), typeOfValue(value));
+  const ofType = (value: unknown): boolean => typeAccepts(new Set([type]), jsonTypeOf(value));
   const accepted = valuesOf(consumer)?.filter(ofType);
   if (accepted === undefined) return;
   const produced = valuesOf(producer)?.filter(ofType);

@@ -1,6 +1,6 @@
-import type { JsonSchema, JsonSchemaObject, SchemaResolver } from '../contracts/index.js';
+import { jsonTypeOf, type JsonSchema, type JsonSchemaObject, type JsonType, type SchemaResolver } from '../../core/index.js';
 
-export type JsonType = 'array' | 'boolean' | 'integer' | 'null' | 'number' | 'object' | 'string';
+export type { JsonType };
 
 export const ALL_TYPES: readonly JsonType[] = ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'];
 
@@ -20,27 +20,9 @@ function isJsonType(value: unknown): value is JsonType {
   return typeof value === 'string' && (ALL_TYPES as readonly string[]).includes(value);
 }
 
-export function typeOfValue(value: unknown): JsonType {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
-  if (typeof value === 'object') return 'object';
-  return typeof value === 'boolean' ? 'boolean' : 'string';
-}
-
 /** True when a value of type `produced` passes a `type` check for `accepted` (every integer is a number). */
 export function typeAccepts(accepted: ReadonlySet<JsonType>, produced: JsonType): boolean {
   return accepted.has(produced) || (produced === 'integer' && accepted.has('number'));
-}
-
-/** Stable text of a JSON value (object keys sorted), for set membership of enum values. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 /** The enum/const values of a node, undefined when it does not restrict values. */
@@ -53,7 +35,7 @@ function typesOf(node: JsonSchemaObject): Set<JsonType> {
   if (typeof node.type === 'string') return new Set(isJsonType(node.type) ? [node.type] : []);
   if (Array.isArray(node.type)) return new Set(node.type.filter(isJsonType));
   const values = valuesOf(node);
-  if (values) return new Set(values.map(typeOfValue));
+  if (values) return new Set(values.map(jsonTypeOf));
   if (node.properties !== undefined || node.required !== undefined || node.patternProperties !== undefined) return new Set(['object']);
   if (node.additionalProperties !== undefined) return new Set(['object']);
   if (node.items !== undefined || node.prefixItems !== undefined) return new Set(['array']);

@@ -1,5 +1,4 @@
-import { defineConfig } from '@playwright/test';
-import type { ReporterDescription } from '@playwright/test';
+import { defineConfig, type ReporterDescription } from '@playwright/test';
 
 // Runs the tiny specs of this folder through the conformance-matrix reporter (for the reporter's own tests).
 // FIXTURE_BLOB_DIR adds a blob report, as a sharded CI run would; FIXTURE_ALLURE_DIR adds allure-playwright.

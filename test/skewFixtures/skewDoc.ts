@@ -1,4 +1,5 @@
-import { parseContract, type Contract, type JsonSchema } from '../../src/contracts/index.js';
+import { type JsonSchema } from '../../core/index.js';
+import { parseContract, type Contract } from '../../src/contracts/index.js';
 
 /** Compact description of a small OpenRPC document for the skew tests. */
 export interface SkewDocSpec {

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { loadContract, loadContractSync, parseContract, SchemaValidators } from '../../src/contracts/index.js';
-import { HarnessError } from '../../src/rpc/index.js';
+import { HarnessError } from '../../core/index.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const EXAMPLES = join(ROOT, 'node_modules/@open-rpc/examples/build/service-descriptions');

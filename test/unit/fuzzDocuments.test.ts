@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { allOptionalValue, minimalValue, unknownKeyProbes } from '../../fuzz/index.js';
-import type { JsonSchema } from '../../src/contracts/schemaTypes.js';
+import type { JsonSchema } from '../../core/index.js';
 import { documentLaws } from './helpers/fuzzDocumentLaws.js';
 import { HERMES_DOCUMENT, HOOKS_DOCUMENT, loadTestDocument, THIRD_PARTY_DOCUMENTS } from './helpers/fuzzDocuments.js';
 

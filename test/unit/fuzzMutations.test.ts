@@ -1,8 +1,7 @@
+import { canonicalJson, type JsonSchema, type JsonValue } from '../../core/index.js';
 import { expect, test } from '@playwright/test';
 import * as fc from 'fast-check';
-import { allOptionalValue, arbitraryFromSchema, canonicalJson, minimalValue, type Mutation, mutationsOf } from '../../fuzz/index.js';
-import type { JsonSchema } from '../../src/contracts/schemaTypes.js';
-import type { JsonValue } from '../../src/rpc/messages.js';
+import { allOptionalValue, arbitraryFromSchema, minimalValue, type Mutation, mutationsOf } from '../../fuzz/index.js';
 import { keywordsOf } from './helpers/fuzzDocuments.js';
 import { describeErrors, lawParams } from './helpers/fuzzLaws.js';
 import { SYNTHETIC_NAMES, syntheticErrors, syntheticRef, syntheticResolver as resolver } from './helpers/fuzzSchemas.js';

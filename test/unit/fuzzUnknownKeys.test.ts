@@ -1,7 +1,7 @@
+import { dottedPath, type JsonSchema } from '../../core/index.js';
 import { expect, test } from '@playwright/test';
 import * as fc from 'fast-check';
-import { allOptionalValue, arbitraryFromSchema, dottedPath, minimalValue, unknownKeyProbes, type UnknownKeyProbe } from '../../fuzz/index.js';
-import type { JsonSchema } from '../../src/contracts/schemaTypes.js';
+import { allOptionalValue, arbitraryFromSchema, minimalValue, unknownKeyProbes, type UnknownKeyProbe } from '../../fuzz/index.js';
 import { lawParams, probeViolations } from './helpers/fuzzLaws.js';
 import { SYNTHETIC_NAMES, syntheticErrors, syntheticRef, syntheticResolver as resolver } from './helpers/fuzzSchemas.js';
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { resolvePointer as corePointer } from '../../core/jsonPointer.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const contractsDir = join(repoRoot, 'contracts');
@@ -40,13 +41,8 @@ function schemasOf(document: JsonObject): JsonObject {
 }
 
 function resolvePointer(document: Json, pointer: string): Json | undefined {
-  let node: Json | undefined = document;
-  for (const raw of pointer.split('/').slice(1)) {
-    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
-    if (node === null || typeof node !== 'object') return undefined;
-    node = Array.isArray(node) ? node[Number(key)] : node[key];
-  }
-  return node;
+  const found = corePointer(document, pointer);
+  return found.found ? (found.value as Json) : undefined;
 }
 
 function refsIn(node: Json, path = ''): Array<{ at: string; ref: string }> {
@@ -166,8 +162,9 @@ test('the session lifecycle documents describe the events their methods emit', (
   expect(load(CURRENT)['x-server-requests']).toEqual([]);
 });
 
-test('documents are written in the Hermes layout: key order, sorted components, ASCII only', () => {
-  for (const path of openRpcFiles()) {
+test('the seed-modelled documents are written in the Hermes layout: key order, sorted components, ASCII only', () => {
+  // The full documents (gateway*.openrpc.json) follow the upstream generator's own layout; hermesFullContract.test.ts checks them.
+  for (const path of openRpcFiles().filter((file) => !/\/gateway[^/]*\.openrpc\.json$/.test(file))) {
     const text = readFileSync(join(repoRoot, path), 'utf8');
     expect(/[^\x00-\x7e]/.test(text), path).toBe(false);
     const document = JSON.parse(text) as JsonObject;

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { baselineIndex, parseBaseline } from '../../src/report/baseline.js';
-import { HarnessError } from '../../src/rpc/harnessError.js';
+import { HarnessError } from '../../core/index.js';
 
 const PATH = 'contracts/baselines/staging.json';
 

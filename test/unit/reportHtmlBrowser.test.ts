@@ -1,10 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, expect, test } from '@playwright/test';
-import type { Browser } from '@playwright/test';
-import { buildMatrix } from '../../src/report/matrixModel.js';
-import type { TestRecord } from '../../src/report/matrixModel.js';
+import { type Browser, chromium, expect, test } from '@playwright/test';
+import { buildMatrix, type TestRecord } from '../../src/report/matrixModel.js';
 import { renderHtml } from '../../src/report/renderHtml.js';
 import { removeScratchDirs, scratchDir } from '../reporterFixtures/runFixture.js';
 

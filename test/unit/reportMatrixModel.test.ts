@@ -1,9 +1,7 @@
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
-import { buildMatrix, classifyTest, failsGate, statusSeverity, worseStatus } from '../../src/report/matrixModel.js';
-import type { TestRecord } from '../../src/report/matrixModel.js';
-import { CELL_STATUSES } from '../../src/report/matrixTypes.js';
-import type { CellStatus, MatrixRun } from '../../src/report/matrixTypes.js';
+import { buildMatrix, classifyTest, failsGate, statusSeverity, type TestRecord, worseStatus } from '../../src/report/matrixModel.js';
+import { CELL_STATUSES, type CellStatus, type MatrixRun } from '../../src/report/matrixTypes.js';
 
 const RUN: MatrixRun = { target: 'ws://127.0.0.1:0/api/ws', contracts: [{ title: 'Hermes', version: '2.3.0', path: 'contracts/hermes.json' }], seed: 7 };
 const AT = '2026-01-01T00:00:00.000Z';

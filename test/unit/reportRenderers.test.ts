@@ -1,7 +1,6 @@
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
-import { buildMatrix } from '../../src/report/matrixModel.js';
-import type { TestRecord } from '../../src/report/matrixModel.js';
+import { buildMatrix, type TestRecord } from '../../src/report/matrixModel.js';
 import type { Matrix, MatrixRun } from '../../src/report/matrixTypes.js';
 import { renderHtml } from '../../src/report/renderHtml.js';
 import { parseMatrixJson, renderJson } from '../../src/report/renderJson.js';

@@ -1,8 +1,8 @@
+import { HarnessError, outcomeOf } from '../../core/index.js';
 import { expect, test } from '@playwright/test';
 import { WebSocketServer } from 'ws';
 import { startGateway, type RunningGateway } from '../../gateway/index.js';
-import { HttpRpcClient, outcomeOf, Redactor, RpcClient, Transcript } from '../../src/client/index.js';
-import { HarnessError } from '../../src/rpc/index.js';
+import { HttpRpcClient, Redactor, RpcClient, Transcript } from '../../src/client/index.js';
 
 const TOKEN = 'tok-3f9a1c-very-secret';
 let gateway: RunningGateway;

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { RpcError } from '../../src/rpc/index.js';
+import { RpcError } from '../../core/index.js';
 
 test('RpcError.fromWire accepts a JSON-RPC error object and round-trips through toWire', () => {
   const error = RpcError.fromWire({ code: 4000, message: 'invalid params', data: { path: 'x' } });

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { EventLog } from '../../src/client/eventLog.js';
-import type { GatewayEventParams, JsonValue } from '../../src/rpc/messages.js';
+import type { GatewayEventParams, JsonValue } from '../../core/index.js';
 import { REPLAY_GAP_EVENT, ReplayingClient, type ReplaySource } from '../../src/scenarios/replayingClient.js';
 import { judgeDelivery, judgeReplay } from '../../src/scenarios/replayJudge.js';
 

@@ -1,7 +1,6 @@
 import { expect, test } from '@playwright/test';
-import type { Exchange, Outcome } from '../../src/client/exchange.js';
-import { HERMES_OUT_OF_SYNC_SUFFIX } from '../../src/rpc/errorCodes.js';
-import type { JsonObject } from '../../src/rpc/messages.js';
+import type { Exchange, JsonObject, Outcome } from '../../core/index.js';
+import { HERMES_OUT_OF_SYNC_SUFFIX } from '../../src/checks/hermesCodes.js';
 import { createTolerantly, rejectedField, type ScenarioCaller } from '../../src/scenarios/tolerantClient.js';
 
 const extra = (field: string, method = 'session.create', suffix = true) =>

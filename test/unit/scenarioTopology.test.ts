@@ -4,7 +4,7 @@ import { startGateway } from '../../gateway/index.js';
 import { HERMES_PROFILE } from '../../src/checks/profile.js';
 import { RpcClient } from '../../src/client/rpcClient.js';
 import { loadContractSync, type Contract } from '../../src/contracts/index.js';
-import { HERMES_OUT_OF_SYNC_SUFFIX } from '../../src/rpc/errorCodes.js';
+import { HERMES_OUT_OF_SYNC_SUFFIX } from '../../src/checks/hermesCodes.js';
 import { judgeRemoteLanePage, pageExpectation, type PageReadout } from '../../src/scenarios/remoteLanePage.js';
 import type { Connect, ScenarioVerdict } from '../../src/scenarios/scenarioVerdict.js';
 import { closedParams, localLaneVerdict, predictedUnknownKeys, remoteLaneVerdict, tolerantClientVerdict } from '../../src/scenarios/topologyScenarios.js';

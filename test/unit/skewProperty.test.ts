@@ -1,6 +1,6 @@
+import { type JsonSchemaObject } from '../../core/index.js';
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
-import type { JsonSchemaObject } from '../../src/contracts/index.js';
 import { analyseSkew } from '../../src/skew/index.js';
 import { skewContract } from '../skewFixtures/skewDoc.js';
 

@@ -1,8 +1,7 @@
 import * as fc from 'fast-check';
 import { allOptionalValue, arbitraryFromSchema, fakeFromSchema, minimalValue, mutationsOf, UnsatisfiableSchemaError, unknownKeyProbes } from '../../../fuzz/index.js';
-import type { JsonValue } from '../../../src/rpc/messages.js';
-import type { TestDocument } from './fuzzDocuments.js';
-import { keywordsOf } from './fuzzDocuments.js';
+import type { JsonValue } from '../../../core/index.js';
+import { keywordsOf, type TestDocument } from './fuzzDocuments.js';
 import { describeErrors, LAW_SEED, probeViolations } from './fuzzLaws.js';
 
 export interface DocumentLawReport {

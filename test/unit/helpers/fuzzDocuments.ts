@@ -3,8 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { JsonSchema, SchemaResolver } from '../../../src/contracts/schemaTypes.js';
-import type { JsonValue } from '../../../src/rpc/messages.js';
+import { resolveLocalRef, type JsonSchema, type JsonValue, type SchemaResolver } from '../../../core/index.js';
 
 export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 export const HERMES_DOCUMENT = 'contracts/hermes/session-lifecycle.openrpc.json';
@@ -41,14 +40,7 @@ export interface TestDocument {
 }
 
 export function resolvePointer(document: JsonValue, ref: string): JsonValue | undefined {
-  if (!ref.startsWith('#/')) return undefined;
-  let node: JsonValue | undefined = document;
-  for (const raw of ref.slice(2).split('/')) {
-    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
-    if (node === null || typeof node !== 'object') return undefined;
-    node = Array.isArray(node) ? node[Number(key)] : node[key];
-  }
-  return node;
+  return resolveLocalRef(document, ref) as JsonValue | undefined;
 }
 
 export function pointerResolver(document: JsonValue): SchemaResolver {

@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import type { UnknownKeyProbe } from '../../../fuzz/index.js';
-import type { JsonValue } from '../../../src/rpc/messages.js';
+import type { JsonValue } from '../../../core/index.js';
 
 /**
  * Law tests run with a fixed seed so CI is reproducible; set CG_FUZZ_SEED to explore other seeds locally.

@@ -1,5 +1,4 @@
-import type { JsonSchema } from '../../../src/contracts/schemaTypes.js';
-import type { JsonValue } from '../../../src/rpc/messages.js';
+import type { JsonSchema, JsonValue } from '../../../core/index.js';
 import { documentValidator, pointerResolver } from './fuzzDocuments.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

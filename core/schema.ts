@@ -1,4 +1,4 @@
-import type { JsonValue } from '../rpc/messages.js';
+import type { JsonValue } from './json.js';
 
 /**
  * A JSON Schema node as found in an OpenRPC document. Boolean schemas are allowed (`true` = anything, `false` = nothing).

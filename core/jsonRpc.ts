@@ -1,7 +1,6 @@
 /** JSON-RPC 2.0 message shapes as they appear on the wire (loosely typed: a target may send anything). */
 
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-export type JsonObject = { [key: string]: JsonValue };
+import { isJsonObject, type JsonObject, type JsonValue } from './json.js';
 
 export type RpcId = string | number | null;
 
@@ -45,10 +44,6 @@ export interface GatewayEventParams {
   payload?: JsonValue;
   seq?: number;
   [extra: string]: JsonValue | undefined;
-}
-
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A frame is a response when it has an `id` key and no `method` (result/error presence is checked separately). */

@@ -1,4 +1,5 @@
-import type { JsonValue, RpcId } from '../rpc/messages.js';
+import type { JsonValue } from './json.js';
+import type { RpcId } from './jsonRpc.js';
 
 export type Correlation = 'exact' | 'loose' | 'sole-pending' | 'none';
 

@@ -1,19 +1,24 @@
-import type { JsonValue } from '../src/rpc/messages.js';
+/** JSON values as they travel on the wire, and the small value-level helpers every layer shares. */
 
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** A location inside a value: object keys and array indexes, outermost first. */
 export type JsonPath = ReadonlyArray<string | number>;
 
-/** Key-order independent JSON text, used as an identity for dedup and uniqueness (ajv's deep equality ignores key order too). */
-export function canonicalJson(value: JsonValue): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k] as JsonValue)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
+export type JsonType = 'null' | 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object';
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function jsonEqual(a: JsonValue, b: JsonValue): boolean {
-  return canonicalJson(a) === canonicalJson(b);
+/** The JSON Schema type of a value; integral numbers are `integer` (and also satisfy `number`). */
+export function jsonTypeOf(value: unknown): JsonType {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  if (typeof value === 'object') return 'object';
+  return typeof value === 'boolean' ? 'boolean' : 'string';
 }
 
 /** A deep copy; JSON.parse defines `__proto__` keys as own properties, never as prototypes. */
@@ -21,19 +26,17 @@ export function cloneJson<T extends JsonValue>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
+/** Sets a key as an own data property, so that `__proto__` and `constructor` are plain keys. */
 export function defineKey(target: Record<string, JsonValue>, key: string, value: JsonValue): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-export function isObjectValue(value: JsonValue | undefined): value is { [key: string]: JsonValue } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
+/** The value at `path` (own properties only), or undefined when a step is missing. */
 export function valueAt(root: JsonValue, path: JsonPath): JsonValue | undefined {
   let node: JsonValue | undefined = root;
   for (const step of path) {
     if (Array.isArray(node) && typeof step === 'number') node = node[step];
-    else if (isObjectValue(node) && typeof step === 'string' && Object.hasOwn(node, step)) node = node[step];
+    else if (isJsonObject(node) && typeof step === 'string' && Object.hasOwn(node, step)) node = node[step];
     else return undefined;
   }
   return node;
@@ -49,8 +52,8 @@ export function editAt(root: JsonValue, path: JsonPath, edit: (current: JsonValu
     const next = edit(parent[last]);
     if (next === undefined) parent.splice(last, 1);
     else parent[last] = next;
-  } else if (isObjectValue(parent) && typeof last === 'string') {
-    const next = edit(parent[last]);
+  } else if (isJsonObject(parent) && typeof last === 'string') {
+    const next = edit(Object.hasOwn(parent, last) ? parent[last] : undefined);
     if (next === undefined) delete parent[last];
     else defineKey(parent, last, next);
   } else {
@@ -62,16 +65,4 @@ export function editAt(root: JsonValue, path: JsonPath, edit: (current: JsonValu
 /** Pydantic `loc` style: keys and indexes joined by dots ("messages.0.role"); the root is "". */
 export function dottedPath(path: JsonPath): string {
   return path.map(String).join('.');
-}
-
-/** RFC 6901 pointer, the form ajv reports as `instancePath`. */
-export function jsonPointer(path: JsonPath): string {
-  return path.map((step) => `/${String(step).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
-}
-
-export function jsonTypeOf(value: JsonValue): 'null' | 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object' {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
-  return typeof value as 'boolean' | 'string' | 'object';
 }

@@ -1,5 +1,5 @@
-import type { JsonValue, RpcErrorObject } from './messages.js';
-import { isJsonObject } from './messages.js';
+import { isJsonObject, type JsonValue } from './json.js';
+import type { RpcErrorObject } from './jsonRpc.js';
 
 /** A JSON-RPC error as received from (or sent to) the wire. */
 export class RpcError extends Error {
