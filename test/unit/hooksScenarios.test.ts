@@ -17,7 +17,7 @@ import {
   REFERENCE_ONLY,
   resetVerdict,
   type StartSibling,
-} from '../../src/hookScenarios/index.js';
+} from '../../src/scenarios/hooks.js';
 
 const HERMES = join(process.cwd(), 'contracts', 'hermes', 'session-lifecycle.openrpc.json');
 const HOOKS = join(process.cwd(), 'contracts', 'extensions', 'session-hooks.openrpc.json');
