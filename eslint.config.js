@@ -3,46 +3,47 @@ import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 /**
- * Import boundaries (DESIGN.md): suites only meet the rest through fixtures; src/ and fuzz/ never import
- * Playwright; reporters never import fixtures or the client; the reference gateway shares no runtime code
- * with the harness (a bug in both would make them agree on a wrong answer).
+ * Import boundaries: the folder graph of docs/ARCHITECTURE.md. Imports point one way
+ * (core ← fuzz ← src ← fixtures ← suites; reporters and cli on top), no file imports itself through a cycle,
+ * and the reference gateway shares no code with the harness (a bug in both would make them agree on a wrong answer).
  */
 const zone = (target, from, message) => ({ target, from, message });
+const HARNESS = ['./core', './fuzz', './src', './fixtures', './suites', './reporters', './cli'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'contract-gate-report/**', 'test-results/**', 'playwright-report/**', '.scratch/**', '**/*.d.ts'] },
+  { ignores: ['node_modules/**', 'dist/**', 'contract-gate-report/**', 'test-results/**', 'playwright-report/**', '.scratch/**', '**/*.d.ts'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })] },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+    },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-empty-object-type': 'off',
       'no-empty-pattern': 'off',
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-restricted-paths': [
         'error',
         {
           zones: [
-            ...['./src/client', './src/conformance', './src/contracts', './src/binding', './src/replay', './src/report', './src/skew', './gateway', './reporters'].map((from) =>
-              zone('./suites', from, 'suites stay declarative: they import fixtures/ (plus check ids and generators) only'),
-            ),
-            zone('./src', './fixtures', 'src/ is the library; fixtures/ wires it into Playwright'),
-            zone('./src', './suites', 'src/ never depends on specs'),
-            zone('./src', './gateway', 'the harness library must not share code with the reference gateway'),
-            zone('./fuzz', './src/client', 'fuzz/ is pure: no I/O'),
-            zone('./fuzz', './fixtures', 'fuzz/ is pure'),
-            zone('./reporters', './fixtures', 'reporters run in the runner process, fixtures in workers'),
-            zone('./reporters', './src/client', 'reporters never talk to the target'),
-            zone('./gateway', './src/client', 'the oracle must not reuse the client'),
-            zone('./gateway', './src/contracts', 'the oracle loads and validates contracts itself'),
-            zone('./gateway', './src/checks', 'the oracle must not reuse the checks'),
-            zone('./gateway', './src/conformance', 'the oracle must not reuse the harness'),
-            zone('./gateway', './fuzz', 'the oracle must not reuse the generators'),
-            zone('./gateway', './fixtures', 'the oracle is independent of Playwright wiring'),
+            zone('./core', [...HARNESS.filter((dir) => dir !== './core'), './gateway', './test', './bench', './scripts'], 'core/ is the leaf: it imports nothing of the project'),
+            zone('./fuzz', ['./src', './fixtures', './suites', './reporters', './cli', './gateway'], 'fuzz/ is pure generators over core/'),
+            zone('./src', ['./fixtures', './suites', './reporters', './cli', './gateway'], 'src/ is the library; fixtures/ wires it into Playwright'),
+            zone('./fixtures', ['./suites', './reporters', './cli'], 'fixtures/ serve the suites, not the other way round'),
+            zone('./suites', ['./core', './fuzz', './src', './gateway', './reporters', './cli'], 'suites stay declarative: they import fixtures/ only'),
+            zone('./reporters', ['./fixtures', './suites', './cli', './gateway', './src/client'], 'reporters run in the runner process and never talk to the target'),
+            zone('./gateway', [...HARNESS], 'the reference gateway is an independent oracle: it shares no code with the harness'),
+            zone('./src/checks', './src/client', 'judges see exchanges (core/), never the transport'),
+            zone('./src/skew', './src/client', 'the skew analyser compares documents; it never talks to a target'),
+            zone('./src/report', './src/client', 'the matrix model never talks to a target'),
+            zone('./src/contracts', ['./src/client', './src/checks', './src/conformance', './src/scenarios'], 'contracts are read before anything judges or talks'),
           ],
         },
       ],
@@ -50,9 +51,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/**/*.ts', 'fuzz/**/*.ts'],
+    files: ['core/**/*.ts', 'src/**/*.ts', 'fuzz/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { paths: [{ name: '@playwright/test', message: 'src/ and fuzz/ never import Playwright, so the CLI and benches can use them directly' }] }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@playwright/test', message: 'core/, src/ and fuzz/ never import Playwright, so the CLI, benches and proxy can use them directly' }] },
+      ],
     },
   },
 );

@@ -1,30 +1,42 @@
 import { defineConfig } from '@playwright/test';
-import { join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { currentRunConfig } from './src/config/defaultRunConfig.js';
+import type { RunConfig } from './src/config/runConfig.js';
 
 /**
- * The conformance suites. `contract-gate run` sets the CONTRACT_GATE_* environment (target, contracts, seed,
- * report folder, shard); a bare `npx playwright test` runs against the embedded reference gateway with defaults.
+ * The conformance suites, run from the compiled package (`dist/`). `contract-gate run` writes the run
+ * configuration into the report folder and names it in CONTRACT_GATE_RUN_CONFIG; without it the embedded
+ * reference gateway is tested with the defaults.
+ *
+ * Three projects: `prepare` runs each method's phases and samples the events once; `conformance` holds the cells
+ * (they judge what `prepare` recorded, or drive their own scenario); `destructive`, the teardown of `prepare`,
+ * sends the frames a fragile target may not survive, after everything else.
  */
-const reportDir = resolve(process.env['CONTRACT_GATE_REPORT_DIR'] || 'contract-gate-report');
-const sharded = Boolean(process.env['CONTRACT_GATE_SHARD']);
+const runConfig = currentRunConfig();
+const reportDir = runConfig.reportDir;
+const here = dirname(fileURLToPath(import.meta.url));
 
-export default defineConfig({
-  testDir: 'suites',
-  testMatch: '**/*.spec.ts',
+export default defineConfig<object, { runConfig: RunConfig }>({
+  testDir: join(here, 'suites'),
   fullyParallel: true,
   forbidOnly: !!process.env['CI'],
   retries: 0,
-  workers: process.env['CONTRACT_GATE_WORKERS'] ? Number(process.env['CONTRACT_GATE_WORKERS']) : process.env['CI'] ? 2 : undefined,
+  workers: runConfig.workers ?? (process.env['CI'] ? 2 : undefined),
   timeout: 120_000,
-  outputDir: join(reportDir, 'test-output'),
+  outputDir: join(reportDir, 'test-output', 'playwright'),
+  metadata: { runConfig },
   reporter: [
-    ['./reporters/progress.ts'],
-    ['./reporters/conformanceMatrix.ts', { outputDir: reportDir }],
+    ['./reporters/progress.js'],
+    ['./reporters/conformanceMatrix.js', { outputDir: reportDir }],
     ['junit', { outputFile: join(reportDir, 'junit.xml') }],
     ['allure-playwright', { resultsDir: join(reportDir, 'allure-results'), detail: false }],
-    ...(sharded ? ([['blob', { outputDir: join(reportDir, 'blob') }]] as const) : []),
+    ...(runConfig.shard ? ([['blob', { outputDir: join(reportDir, 'blob') }]] as const) : []),
   ],
-  use: { trace: 'off' },
-  // One project per run: the embedded reference gateway unless the CLI names an external target.
-  projects: [{ name: process.env['CONTRACT_GATE_TARGET'] ? 'external-target' : 'embedded-reference-gateway' }],
+  use: { trace: 'off', runConfig },
+  projects: [
+    { name: 'prepare', testMatch: 'prepare/**/*.prepare.js', teardown: 'destructive' },
+    { name: 'conformance', testMatch: '**/*.spec.js', testIgnore: 'destructive/**', dependencies: ['prepare'] },
+    { name: 'destructive', testMatch: 'destructive/**/*.spec.js' },
+  ],
 });

@@ -1,9 +1,12 @@
 import { defineConfig } from '@playwright/test';
 
-/** The harness's own tests (unit, property, gateway, reporter end-to-end, self-test). Conformance suites live in suites/. */
+/**
+ * The harness's own tests. Project `unit`: unit, property, gateway, reporter and CLI tests (`npm run test:unit`).
+ * Project `selftest`: every fault of the reference gateway against the harness (`npm run test:selftest`), a few
+ * minutes, kept apart so that the unit tests stay fast. Conformance suites live in suites/.
+ */
 export default defineConfig({
   testDir: 'test',
-  testMatch: '**/*.test.ts',
   fullyParallel: true,
   forbidOnly: !!process.env['CI'],
   retries: 0,
@@ -11,4 +14,8 @@ export default defineConfig({
   timeout: 60_000,
   reporter: process.env['CI'] ? [['line'], ['json', { outputFile: 'test-results/unit-results.json' }]] : [['list']],
   outputDir: 'test-results/unit-artifacts',
+  projects: [
+    { name: 'unit', testMatch: 'unit/**/*.test.ts' },
+    { name: 'selftest', testMatch: 'selftest/**/*.test.ts' },
+  ],
 });

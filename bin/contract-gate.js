@@ -1,7 +1,12 @@
 #!/usr/bin/env node
-// The CLI is written in TypeScript and run through tsx's loader, so no build step is needed.
-import { register } from 'tsx/esm/api';
+// The CLI runs the compiled package (dist/); `npm run build` produces it (npm ci and npm pack run it through "prepare").
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-register();
-const { main } = await import('../cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+const main = new URL('../dist/cli/main.js', import.meta.url);
+if (!existsSync(fileURLToPath(main))) {
+  process.stderr.write('contract-gate: the package is not built (no dist/cli/main.js): run `npm run build` in its folder\n');
+  process.exit(2);
+}
+const { main: run } = await import(main.href);
+process.exitCode = await run(process.argv.slice(2));

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { GATEWAY_CONTRACTS_DIR } from './packageRoot.js';
 import type { ContractViolation } from './core/contractChecker.js';
 import { GatewayCore } from './core/gatewayCore.js';
 import { DEFAULT_REPLAY_LIMITS } from './core/replayRings.js';
@@ -64,7 +64,7 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-export const DEFAULT_CONTRACT_PATH = join(dirname(dirname(fileURLToPath(import.meta.url))), 'contracts', 'hermes', 'session-lifecycle.openrpc.json');
+export const DEFAULT_CONTRACT_PATH = join(GATEWAY_CONTRACTS_DIR, 'hermes', 'session-lifecycle.openrpc.json');
 export const DEFAULT_BUILD_DELAY_MS = 50;
 export const DEFAULT_ORPHAN_GRACE_MS = 30_000;
 export const DEFAULT_MAX_RESUME_MESSAGES = 1_000;

@@ -7,12 +7,12 @@ import type { Matrix, MatrixRun } from '../src/report/matrixTypes.js';
 import { renderHtml } from '../src/report/renderHtml.js';
 import { renderJson } from '../src/report/renderJson.js';
 import { renderMarkdown } from '../src/report/renderMarkdown.js';
-import { RUN_ENV, runFromEnv } from './runFromEnv.js';
+import { matrixRunOf, runConfigOfMetadata } from '../src/report/matrixRun.js';
 
 export interface ConformanceMatrixOptions {
-  /** Report folder; wins over CONTRACT_GATE_REPORT_DIR. Relative paths resolve against the working directory. */
+  /** Report folder; wins over the run configuration's. Relative paths resolve against the working directory. */
   outputDir?: string;
-  /** Run facts to print instead of reading them from the environment (used by shard merges). */
+  /** Run facts to print instead of reading them from the run configuration (used by shard merges). */
   run?: MatrixRun;
   /** Append the Markdown report to $GITHUB_STEP_SUMMARY when that variable is set. Default true. */
   githubSummary?: boolean;
@@ -85,12 +85,13 @@ export default class ConformanceMatrixReporter implements Reporter {
   }
 
   private build(): Matrix {
-    const run = this.options.run ?? runFromEnv(process.env, this.config?.shard);
+    const runConfig = runConfigOfMetadata(this.config?.metadata);
+    const run = this.options.run ?? (runConfig ? matrixRunOf(runConfig) : { target: 'not set', contracts: [], seed: null });
     return buildMatrix(this.cellTests.map(testRecord), run, new Date().toISOString());
   }
 
   private outputDir(): string {
-    const dir = this.options.outputDir ?? process.env[RUN_ENV.reportDir] ?? 'contract-gate-report';
+    const dir = this.options.outputDir ?? runConfigOfMetadata(this.config?.metadata)?.reportDir ?? 'contract-gate-report';
     return resolve(dir);
   }
 

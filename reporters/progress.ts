@@ -1,7 +1,7 @@
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { join } from 'node:path';
-import { ANNOTATION, cellFromTags } from '../src/checks/tags.js';
-import { RUN_ENV } from './runFromEnv.js';
+import { ANNOTATION, cellFromTags, PREPARE_TAG } from '../src/checks/tags.js';
+import { runConfigOfMetadata } from '../src/report/matrixRun.js';
 import { classifyTest, errorSummary, failsGate, firstLine } from '../src/report/matrixModel.js';
 import type { CellStatus } from '../src/report/matrixTypes.js';
 import { testRecord } from './conformanceMatrix.js';
@@ -16,12 +16,11 @@ export interface ProgressOptions {
 const MAX_DETAIL_CHARS = 400;
 
 /** The cell's one-line detail (what broke) and, when a replay file was written, the command that re-sends it. */
-function failureLine(result: TestResult, status: CellStatus): string {
+function failureLine(result: TestResult, status: CellStatus, reportDir: string | undefined): string {
   const annotation = (type: string): string | undefined => result.annotations.find((a) => a.type === type)?.description;
   const detail = annotation(ANNOTATION.detail);
   const line = detail && status !== 'stale' ? (detail.length > MAX_DETAIL_CHARS ? `${detail.slice(0, MAX_DETAIL_CHARS)}…` : detail) : errorLine(result.errors, status);
   const replay = annotation(ANNOTATION.replayFile);
-  const reportDir = process.env[RUN_ENV.reportDir];
   return replay ? `${line}\n      replay: npx contract-gate replay ${reportDir ? join(reportDir, replay) : replay}` : line;
 }
 
@@ -61,6 +60,11 @@ export default class ProgressReporter implements Reporter {
   private readonly tty: boolean;
   private total = 0;
   private done = 0;
+  /** Setup tests (`@prepare`): one run per method and the event sample, before the cells that judge them. */
+  private runsTotal = 0;
+  private runsDone = 0;
+  private runsDecile = 0;
+  private reportDir: string | undefined;
   private started = Date.now();
   private lastDecile = 0;
   private readonly counts = new Map<CellStatus, number>();
@@ -76,25 +80,30 @@ export default class ProgressReporter implements Reporter {
     return true;
   }
 
-  onBegin(_config: FullConfig, suite: Suite): void {
-    this.total = suite.allTests().length;
+  onBegin(config: FullConfig, suite: Suite): void {
+    const tests = suite.allTests();
+    this.total = tests.filter((test) => cellFromTags(test.tags)).length;
+    this.runsTotal = tests.filter((test) => test.tags.includes(PREPARE_TAG)).length;
+    this.reportDir = runConfigOfMetadata(config.metadata)?.reportDir;
     this.started = Date.now();
     if (this.tty) {
       this.timer = setInterval(() => this.redraw(), 1000);
       this.timer.unref();
       this.redraw();
     } else {
-      this.print(`contract-gate: running ${this.total} checks`);
+      this.print(`contract-gate: running ${this.total} checks${this.runsTotal ? ` after ${this.runsTotal} method runs` : ''}`);
     }
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
     if (!isFinalAttempt(test, result)) return;
+    if (test.tags.includes(PREPARE_TAG)) return this.runEnded();
+    if (!cellFromTags(test.tags)) return;
     this.done++;
     const { status } = classifyTest(testRecord(test));
     this.counts.set(status, (this.counts.get(status) ?? 0) + 1);
     if (failsGate(status)) {
-      const failure = { label: labelOf(test), line: failureLine(result, status) };
+      const failure = { label: labelOf(test), line: failureLine(result, status, this.reportDir) };
       this.failures.push(failure);
       if (!this.tty) this.print(`${status === 'stale' ? 'STALE' : 'FAIL'} ${failure.label}: ${failure.line}`);
     }
@@ -103,6 +112,16 @@ export default class ProgressReporter implements Reporter {
     if (decile > this.lastDecile && this.done < this.total) {
       this.lastDecile = decile;
       this.print(`progress ${Math.floor((100 * this.done) / this.total)}%: ${this.done}/${this.total} checks, ${this.failures.length} failing, ${formatElapsed(Date.now() - this.started)}`);
+    }
+  }
+
+  private runEnded(): void {
+    this.runsDone++;
+    if (this.tty) return this.redraw();
+    const decile = Math.floor((10 * this.runsDone) / this.runsTotal);
+    if (decile > this.runsDecile && this.runsDone < this.runsTotal) {
+      this.runsDecile = decile;
+      this.print(`method runs ${Math.floor((100 * this.runsDone) / this.runsTotal)}%: ${this.runsDone}/${this.runsTotal}, ${formatElapsed(Date.now() - this.started)}`);
     }
   }
 
@@ -137,7 +156,8 @@ export default class ProgressReporter implements Reporter {
   }
 
   private redraw(): void {
-    const line = `contract-gate  ${this.done}/${this.total} checks · ${this.failures.length} failing · ${formatElapsed(Date.now() - this.started)}`;
+    const runs = this.runsDone < this.runsTotal ? `${this.runsDone}/${this.runsTotal} method runs · ` : '';
+    const line = `contract-gate  ${runs}${this.done}/${this.total} checks · ${this.failures.length} failing · ${formatElapsed(Date.now() - this.started)}`;
     const width = this.stream.columns ?? 120;
     this.stream.write(`\r\x1b[2K${line.length > width - 1 ? line.slice(0, width - 1) : line}`);
   }

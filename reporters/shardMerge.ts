@@ -9,7 +9,6 @@ import type { Matrix, MatrixRun } from '../src/report/matrixTypes.js';
 import { parseMatrixJson } from '../src/report/renderJson.js';
 import { HarnessError } from '../core/index.js';
 import { type ConformanceMatrixOptions, MATRIX_FILES } from './conformanceMatrix.js';
-import { runFromEnv } from './runFromEnv.js';
 
 export interface MergeShardsOptions {
   /**
@@ -64,8 +63,7 @@ async function runOfShards(blobDirs: readonly string[]): Promise<MatrixRun> {
     }
   }
   if (run) return run;
-  const { target, contracts, seed } = runFromEnv(process.env);
-  return { target, contracts, seed };
+  throw new HarnessError('USAGE', `no matrix.json in ${blobDirs.join(', ')}: each shard's report folder holds one beside its blob report`);
 }
 
 const ALLURE_RESULTS = 'allure-results';

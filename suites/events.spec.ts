@@ -1,16 +1,17 @@
-import { cellTest, eventEnvelopeVerdict, eventPayloadVerdict, runPlan, seqVerdict, test } from '../fixtures/index.js';
+import { EVENTS_GROUP, eventEnvelopeVerdict, eventPayloadVerdict, judgeCell, loadEventSample, runPlan, seqVerdict, test, validatorsFor } from '../fixtures/index.js';
 
-// Every event the contracts declare (x-notifications), judged on the events seen while driving the session
+// Every event the contracts declare, judged on the events the setup project saw while driving the session
 // lifecycle; seq is judged across all session events at once.
 test.describe.configure({ mode: 'parallel' });
 
 const plan = runPlan();
+const options = { group: EVENTS_GROUP };
 for (const contract of plan.contracts) {
   for (const event of contract.events) {
-    cellTest(event.name, 'event.envelope', async ({ eventSample }) => eventEnvelopeVerdict(event, await eventSample()));
-    cellTest(event.name, 'event.payload-schema', async ({ eventSample, methodRuns }) => eventPayloadVerdict(event, await eventSample(), methodRuns.validatorsFor(contract)));
+    judgeCell(event.name, 'event.envelope', (p) => eventEnvelopeVerdict(event, loadEventSample(p)), options);
+    judgeCell(event.name, 'event.payload-schema', (p) => eventPayloadVerdict(event, loadEventSample(p), validatorsFor(contract)), options);
   }
 }
 if (plan.contracts.some((contract) => contract.events.length > 0)) {
-  cellTest('(session events)', 'event.seq-monotonic', async ({ eventSample }) => seqVerdict(await eventSample()));
+  judgeCell('(session events)', 'event.seq-monotonic', (p) => seqVerdict(loadEventSample(p)), options);
 }

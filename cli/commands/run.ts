@@ -1,6 +1,5 @@
 import { type Command, Option } from 'commander';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { assertFaultNames } from '../../gateway/index.js';
 import { HttpRpcClient } from '../../src/client/httpClient.js';
@@ -12,6 +11,8 @@ import { loadContract } from '../../src/contracts/loadContract.js';
 import { parseBaseline } from '../../src/report/baseline.js';
 import { parseMatrixJson } from '../../src/report/renderJson.js';
 import { HarnessError } from '../../core/index.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_RUNS, type RunConfig, type Shard } from '../../src/config/runConfig.js';
+import { RUN_CONFIG_ENV, writeRunConfig } from '../../src/config/runConfigFile.js';
 import { EXIT } from '../exitCodes.js';
 import { collect, integerOption, regexOption, seedOption, shardOption } from '../lib/options.js';
 import { DEFAULT_CONTRACT, HOOKS_EXTENSION, SUITES_CONFIG } from '../lib/repoPaths.js';
@@ -39,7 +40,7 @@ interface RunOptions {
 }
 
 /** Report entries a run writes; removed first so a reused folder never mixes two runs. */
-const GENERATED = ['matrix.json', 'matrix.md', 'matrix.html', 'junit.xml', 'allure-results', 'transcripts', 'replays', 'test-output', 'blob'];
+const GENERATED = ['matrix.json', 'matrix.md', 'matrix.html', 'junit.xml', 'allure-results', 'transcripts', 'replays', 'test-output', 'blob', 'run-config.json'];
 
 async function preflight(target: string, token: string | undefined, redactor: Redactor): Promise<void> {
   if (isHttpTarget(target)) {
@@ -93,7 +94,10 @@ Examples:
 
 export async function runCommand(options: RunOptions): Promise<number> {
   const token = tokenFromEnv(options.tokenEnv);
-  const redactor = new Redactor([token, options.target ? tokenInUrl(options.target) : undefined]);
+  if (options.target && tokenInUrl(options.target)) {
+    throw new HarnessError('USAGE', '--target carries a token in its URL, where process lists and reports would show it: pass the URL without it and name the variable that holds it with --token-env');
+  }
+  const redactor = new Redactor([token]);
   if (options.target && options.fault?.length) throw new HarnessError('USAGE', '--fault switches the embedded gateway; it cannot be combined with --target');
   try {
     assertFaultNames(options.fault ?? []);
@@ -114,35 +118,39 @@ export async function runCommand(options: RunOptions): Promise<number> {
   const reportDir = resolve(options.reportDir);
   mkdirSync(reportDir, { recursive: true });
   for (const entry of GENERATED) rmSync(join(reportDir, entry), { recursive: true, force: true });
-  const targetLabel = options.target ? redactor.redactUrl(options.target) : `embedded reference gateway (${contracts.map((c) => `${c.title} ${c.version}`).join(', ')})`;
+  const targetLabel = options.target ?? `embedded reference gateway (${contracts.map((c) => `${c.title} ${c.version}`).join(', ')})`;
   process.stdout.write(`contract-gate: target ${targetLabel}; seed ${seed}${options.seed === undefined ? ' (pass --seed to reproduce)' : ''}; report ${reportDir}\n`);
 
-  const env: Record<string, string> = {
-    CONTRACT_GATE_TARGET: options.target ?? '',
-    CONTRACT_GATE_TARGET_LABEL: targetLabel,
-    CONTRACT_GATE_CONTRACTS: JSON.stringify(contractPaths),
-    CONTRACT_GATE_EXTENSIONS: JSON.stringify(extensions),
-    CONTRACT_GATE_SEED: String(seed),
-    CONTRACT_GATE_REPORT_DIR: reportDir,
-    CONTRACT_GATE_PROFILE: profile.name,
-    CONTRACT_GATE_FAULTS: JSON.stringify(options.fault ?? []),
-    ...(options.clientContract ? { CONTRACT_GATE_CLIENT_CONTRACT: resolve(options.clientContract) } : {}),
-    ...(options.runs ? { CONTRACT_GATE_RUNS: String(options.runs) } : {}),
-    ...(options.tokenEnv ? { CONTRACT_GATE_TOKEN_ENV: options.tokenEnv } : {}),
-    ...(options.baseline ? { CONTRACT_GATE_BASELINE: resolve(options.baseline) } : {}),
-    ...(options.shard ? { CONTRACT_GATE_SHARD: options.shard } : {}),
-    ...(options.bindings ? { CONTRACT_GATE_BINDINGS: options.bindings === 'none' ? 'none' : resolve(options.bindings) } : {}),
-    ...(options.workers ? { CONTRACT_GATE_WORKERS: String(options.workers) } : {}),
-    ...(options.legacyMessages ? { CONTRACT_GATE_LEGACY_MESSAGES: '1' } : {}),
-    ...(options.requestTimeout ? { CONTRACT_GATE_REQUEST_TIMEOUT_MS: String(options.requestTimeout) } : {}),
+  const config: RunConfig = {
+    version: 1,
+    target: options.target ? { kind: 'external', url: options.target, label: targetLabel } : { kind: 'embedded', label: targetLabel },
+    contracts: contractPaths,
+    extensions,
+    clientContract: options.clientContract ? resolve(options.clientContract) : undefined,
+    profile: profile.name,
+    bindings: options.bindings === undefined ? 'auto' : options.bindings === 'none' ? 'none' : resolve(options.bindings),
+    seed,
+    runs: options.runs ?? DEFAULT_RUNS,
+    tokenEnv: options.tokenEnv,
+    faults: options.fault ?? [],
+    legacyMessages: options.legacyMessages === true,
+    reportDir,
+    baseline: options.baseline ? resolve(options.baseline) : undefined,
+    grep: options.grep,
+    shard: options.shard ? parseShard(options.shard) : undefined,
+    workers: options.workers,
+    requestTimeoutMs: options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT_MS,
   };
-  const cacheDir = mkdtempSync(join(tmpdir(), 'contract-gate-run-'));
-  env['CONTRACT_GATE_CACHE_DIR'] = cacheDir;
-  const args = ['test', '-c', SUITES_CONFIG, ...(options.grep ? ['--grep', options.grep] : []), ...(options.shard ? ['--shard', options.shard] : [])];
-  const playwrightExit = await runPlaywright(args, env).finally(() => rmSync(cacheDir, { recursive: true, force: true }));
+  const configPath = writeRunConfig(config);
+  const playwrightExit = await runPlaywright(['test', '-c', SUITES_CONFIG], { [RUN_CONFIG_ENV]: configPath });
   const exitCode = verdictOf(reportDir, playwrightExit);
   if (options.baseline) warnUnmatchedBaseline(resolve(options.baseline), reportDir);
   return exitCode;
+}
+
+function parseShard(text: string): Shard {
+  const [index, total] = text.split('/').map(Number);
+  return { index: index as number, total: total as number };
 }
 
 /** A baseline entry that names no cell of this run can never turn stale, so it is pointed out (not failed: --grep and --shard run subsets). */
@@ -166,11 +174,16 @@ function verdictOf(reportDir: string, playwrightExit: number): number {
   }
   const matrix = parseMatrixJson(readFileSync(matrixPath, 'utf8'), matrixPath);
   const { summary, coverage } = matrix;
+  // Cells that never ran leave the gate without an answer: that is never a pass.
+  const word = matrix.verdict === 'fail' ? 'FAIL' : summary.notRun > 0 ? 'INCOMPLETE' : 'PASS';
   process.stdout.write(
-    `contract-gate: ${matrix.verdict === 'pass' ? 'PASS' : 'FAIL'} — ${summary.pass} pass, ${summary.fail} fail, ${summary.knownFail} known, ${summary.stale} stale, ${summary.na} n/a, ${summary.notRun} not run; ` +
+    `contract-gate: ${word} — ${summary.pass} pass, ${summary.fail} fail, ${summary.knownFail} known, ${summary.stale} stale, ${summary.na} n/a, ${summary.notRun} not run; ` +
       `coverage ${coverage.reached.length}/${coverage.methods} methods; matrix ${join(reportDir, 'matrix.md')}\n`,
   );
   if (matrix.verdict === 'fail') return EXIT.FAILED;
-  if (playwrightExit !== 0 && summary.notRun > 0) return EXIT.USAGE;
+  if (summary.notRun > 0) {
+    process.stderr.write(`contract-gate: ${summary.notRun} cell(s) did not run (Playwright exited ${playwrightExit}); see the output above\n`);
+    return EXIT.USAGE;
+  }
   return playwrightExit === 0 ? EXIT.OK : EXIT.FAILED;
 }

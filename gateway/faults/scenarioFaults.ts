@@ -1,5 +1,5 @@
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { GATEWAY_CONTRACTS_DIR } from '../packageRoot.js';
 import { compiledContracts } from '../core/contract/compiledContracts.js';
 import type { GatewayCore } from '../core/gatewayCore.js';
 import type { InboundInterceptor } from '../core/inboundGate.js';
@@ -9,7 +9,7 @@ import { errorCode, errorReply, isPlainObject, onRequests, onResponses, onResult
 import type { FaultSpec } from './faultTypes.js';
 
 /** The Hermes document from before `cwd_explicit`: what an older backend validates `session.create` against. */
-const PRE_CWD_EXPLICIT = join(dirname(dirname(dirname(fileURLToPath(import.meta.url)))), 'contracts', 'hermes', 'session-lifecycle.pre-cwd-explicit.openrpc.json');
+const PRE_CWD_EXPLICIT = join(GATEWAY_CONTRACTS_DIR, 'hermes', 'session-lifecycle.pre-cwd-explicit.openrpc.json');
 
 /**
  * `session.create` as an older backend admits it while the gateway keeps serving (and claiming) the current

@@ -5,6 +5,8 @@
 export const METHOD_TAG_PREFIX = '@method:';
 export const CHECK_TAG_PREFIX = '@check:';
 export const AREA_TAG_PREFIX = '@area:';
+/** The setup project's tests (one run per method, the event sample): not matrix cells. */
+export const PREPARE_TAG = '@prepare';
 
 /** Runtime annotations a test adds; the matrix reporter reads them from the final result. */
 export const ANNOTATION = {

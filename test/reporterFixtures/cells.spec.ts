@@ -1,3 +1,4 @@
+import { runConfigFromEnv } from '../../src/config/runConfigFile.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -12,7 +13,7 @@ test('valid payload accepted', cell('session.create', 'params.valid-accepted'), 
 
 test('valid payload rejected', cell('session.close', 'params.valid-accepted'), () => {
   // Like the fixtures: the transcript is written under the report folder and linked by its relative path.
-  const reportDir = process.env['CONTRACT_GATE_REPORT_DIR'];
+  const reportDir = runConfigFromEnv()?.reportDir;
   if (reportDir) {
     mkdirSync(join(reportDir, 'transcripts'), { recursive: true });
     writeFileSync(join(reportDir, 'transcripts', 'session.close.jsonl'), '{"dir":"out","frame":{}}\n');

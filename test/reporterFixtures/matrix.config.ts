@@ -1,10 +1,13 @@
 import { defineConfig, type ReporterDescription } from '@playwright/test';
+import { runConfigFromEnv } from '../../src/config/runConfigFile.js';
 
 // Runs the tiny specs of this folder through the conformance-matrix reporter (for the reporter's own tests).
 // FIXTURE_BLOB_DIR adds a blob report, as a sharded CI run would; FIXTURE_ALLURE_DIR adds allure-playwright.
 const blobDir = process.env['FIXTURE_BLOB_DIR'];
 const allureDir = process.env['FIXTURE_ALLURE_DIR'];
-const reporter: ReporterDescription[] = [['../../reporters/conformanceMatrix.ts']];
+// FIXTURE_REPORT_DIR overrides the matrix folder (to show what happens when it cannot be written).
+const reportDir = process.env['FIXTURE_REPORT_DIR'];
+const reporter: ReporterDescription[] = [['../../reporters/conformanceMatrix.ts', reportDir ? { outputDir: reportDir } : {}]];
 if (blobDir) reporter.push(['blob', { outputDir: blobDir }]);
 if (allureDir) reporter.push(['allure-playwright', { resultsDir: allureDir }]);
 if (process.env['FIXTURE_PROGRESS']) reporter.push(['../../reporters/progress.ts']);
@@ -17,4 +20,6 @@ export default defineConfig({
   workers: 2,
   timeout: 10_000,
   reporter,
+  // As the real configuration does: the run configuration named by CONTRACT_GATE_RUN_CONFIG reaches the reporters here.
+  metadata: { runConfig: runConfigFromEnv() },
 });

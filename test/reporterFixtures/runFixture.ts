@@ -4,6 +4,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { defaultRunConfig } from '../../src/config/defaultRunConfig.js';
+import type { RunConfig } from '../../src/config/runConfig.js';
+import { RUN_CONFIG_ENV, writeRunConfig } from '../../src/config/runConfigFile.js';
 
 export const FIXTURE_DIR = fileURLToPath(new URL('.', import.meta.url));
 export const FIXTURE_CONFIG = fileURLToPath(new URL('./matrix.config.ts', import.meta.url));
@@ -57,4 +60,9 @@ export function runPlaywright(args: string[], env: Record<string, string>): Prom
     child.on('error', fail);
     child.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
   });
+}
+
+/** Writes a run configuration for a fixture run (defaults plus `fields`) and returns the environment naming it. */
+export function runConfigEnv(fields: Partial<RunConfig> & Pick<RunConfig, 'reportDir'>): Record<string, string> {
+  return { [RUN_CONFIG_ENV]: writeRunConfig({ ...defaultRunConfig(), contracts: [], ...fields }) };
 }

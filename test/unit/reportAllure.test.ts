@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { renderAllureReport } from '../../reporters/allureReport.js';
-import { removeScratchDirs, runFixture, scratchDir } from '../reporterFixtures/runFixture.js';
+import { removeScratchDirs, runConfigEnv, runFixture, scratchDir } from '../reporterFixtures/runFixture.js';
 
 test.afterEach(({}, testInfo) => {
   if (testInfo.status === testInfo.expectedStatus) removeScratchDirs();
@@ -11,7 +11,7 @@ test.afterEach(({}, testInfo) => {
 test('allure-playwright results render into a static Allure 3 report without Java', async () => {
   const dir = scratchDir();
   const results = join(dir, 'allure-results');
-  const run = await runFixture(['passing.spec.ts', '--output', join(dir, 'out')], { CONTRACT_GATE_REPORT_DIR: join(dir, 'report'), FIXTURE_ALLURE_DIR: results });
+  const run = await runFixture(['passing.spec.ts', '--output', join(dir, 'out')], { ...runConfigEnv({ reportDir: join(dir, 'report') }), FIXTURE_ALLURE_DIR: results });
   expect(run.code, run.stderr).toBe(0);
   await renderAllureReport(results, join(dir, 'allure-report'));
   expect(existsSync(join(dir, 'allure-report', 'index.html'))).toBe(true);

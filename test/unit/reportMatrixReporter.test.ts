@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import type { Matrix } from '../../src/report/matrixTypes.js';
-import { removeScratchDirs, runFixture, scratchDir } from '../reporterFixtures/runFixture.js';
+import { removeScratchDirs, runConfigEnv, runFixture, scratchDir } from '../reporterFixtures/runFixture.js';
 
 // End-to-end: tiny spec files run in a child `playwright test` through the matrix reporter.
 
@@ -19,10 +19,7 @@ test('every cell state lands in matrix.json, matrix.md, matrix.html and the GitH
   writeFileSync(contract, JSON.stringify({ openrpc: '1.2.6', info: { title: 'Hermes session lifecycle', version: '2.3.0' }, methods: [] }));
   writeFileSync(stepSummary, '# earlier step\n');
   const run = await runFixture(['cells.spec.ts', '--output', `${dir}/results`], {
-    CONTRACT_GATE_REPORT_DIR: reportDir,
-    CONTRACT_GATE_TARGET_LABEL: 'wss://staging.example/api/ws?token=***',
-    CONTRACT_GATE_CONTRACTS: JSON.stringify([contract]),
-    CONTRACT_GATE_SEED: '1234',
+    ...runConfigEnv({ reportDir, target: { kind: 'external', url: 'wss://staging.example/api/ws', label: 'wss://staging.example/api/ws?token=***' }, contracts: [contract], seed: 1234 }),
     GITHUB_STEP_SUMMARY: stepSummary,
     FIXTURE_PROGRESS: '1',
   });
@@ -63,17 +60,16 @@ test('every cell state lands in matrix.json, matrix.md, matrix.html and the GitH
   // The progress reporter, not a TTY here: one line per failure, decile lines, final counts.
   expect(run.stdout).toContain('FAIL session.close × params.valid-accepted: session.close rejected a contract-valid payload');
   expect(run.stdout).toContain('STALE session.resume × params.valid-accepted: expected to fail (baseline) but passed');
-  expect(run.stdout).toMatch(/^progress \d+%: \d\/9 checks/m);
-  expect(run.stdout).toMatch(/^contract-gate: 9 checks in [\d.]+s: 4 passed, 2 failed, 1 stale baseline, 1 known, 1 n\/a \(failed\)$/m);
+  expect(run.stdout).toMatch(/^progress \d+%: \d\/8 checks/m);
+  expect(run.stdout).toMatch(/^contract-gate: 8 checks in [\d.]+s: 3 passed, 2 failed, 1 stale baseline, 1 known, 1 n\/a \(failed\)$/m);
   expect(run.stdout).not.toContain('\x1b[2K');
 });
 
 test('cells whose tests never ran show as not-run', async () => {
   const dir = scratchDir();
   const reportDir = `${dir}/report`;
-  const run = await runFixture(['notRun.spec.ts', '--max-failures=1', '--workers=1', '--retries=0', '--output', `${dir}/results`], {
-    CONTRACT_GATE_REPORT_DIR: reportDir,
-  });
+  // No run configuration at all: the matrix says so in its header.
+  const run = await runFixture(['notRun.spec.ts', '--max-failures=1', '--workers=1', '--retries=0', '--output', `${dir}/results`], { FIXTURE_REPORT_DIR: reportDir });
   expect(run.code).toBe(1);
   const matrix = readMatrix(reportDir);
   expect(matrix.cells.map(({ method, check, status }) => `${method} ${check} ${status}`)).toEqual([
@@ -88,7 +84,7 @@ test('cells whose tests never ran show as not-run', async () => {
 test('a passing run exits 0 with a passing matrix', async () => {
   const dir = scratchDir();
   const reportDir = `${dir}/report`;
-  const run = await runFixture(['passing.spec.ts', '--output', `${dir}/results`], { CONTRACT_GATE_REPORT_DIR: reportDir, CONTRACT_GATE_SHARD: '1/1' });
+  const run = await runFixture(['passing.spec.ts', '--output', `${dir}/results`], runConfigEnv({ reportDir, shard: { index: 1, total: 1 } }));
   expect(run.code, run.stdout + run.stderr).toBe(0);
   expect(readMatrix(reportDir)).toMatchObject({ verdict: 'pass', shard: '1/1', coverage: { methods: 1, reached: ['session.create'], unreached: [] } });
 });
@@ -96,7 +92,10 @@ test('a passing run exits 0 with a passing matrix', async () => {
 test('a matrix that cannot be built fails the run instead of passing silently', async () => {
   const dir = scratchDir();
   const reportDir = `${dir}/report`;
-  const run = await runFixture(['passing.spec.ts', '--output', `${dir}/results`], { CONTRACT_GATE_REPORT_DIR: reportDir, CONTRACT_GATE_SEED: 'twelve' });
+  // The report folder's place is taken by a file, so the matrix cannot be written.
+  const env = runConfigEnv({ reportDir: `${dir}/config` });
+  writeFileSync(reportDir, 'not a folder');
+  const run = await runFixture(['passing.spec.ts', '--output', `${dir}/results`], { ...env, FIXTURE_REPORT_DIR: reportDir });
   expect(run.code).toBe(1);
-  expect(run.stderr).toContain('contract-gate: the conformance matrix could not be written: Error: CONTRACT_GATE_SEED must be an integer, got "twelve"');
+  expect(run.stderr).toContain('contract-gate: the conformance matrix could not be written: Error: EEXIST');
 });

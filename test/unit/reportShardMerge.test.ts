@@ -3,27 +3,27 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { Matrix } from '../../src/report/matrixTypes.js';
 import { mergeShards } from '../../reporters/shardMerge.js';
-import { FIXTURE_DIR, removeScratchDirs, runFixture, scratchDir } from '../reporterFixtures/runFixture.js';
+import { FIXTURE_DIR, removeScratchDirs, runConfigEnv, runFixture, scratchDir } from '../reporterFixtures/runFixture.js';
 
 test.afterEach(({}, testInfo) => {
   if (testInfo.status === testInfo.expectedStatus) removeScratchDirs();
 });
 
 const readMatrix = (dir: string): Matrix => JSON.parse(readFileSync(join(dir, 'matrix.json'), 'utf8')) as Matrix;
-const RUN_ENV = { CONTRACT_GATE_SEED: '99', CONTRACT_GATE_TARGET_LABEL: 'reference gateway' };
+const runEnv = (reportDir: string, shard?: { index: number; total: number }): Record<string, string> =>
+  runConfigEnv({ reportDir, seed: 99, target: { kind: 'embedded', label: 'reference gateway' }, shard });
 
 test('two shards merged give the same matrix as one unsharded run', async () => {
   test.setTimeout(120_000);
   const dir = scratchDir();
   const shard = (index: number) =>
     runFixture(['cells.spec.ts', `--shard=${index}/2`, '--output', join(dir, `results-${index}`)], {
-      ...RUN_ENV,
-      CONTRACT_GATE_REPORT_DIR: join(dir, `blob-${index}`),
+      ...runEnv(join(dir, `blob-${index}`), { index, total: 2 }),
       FIXTURE_BLOB_DIR: join(dir, `blob-${index}`, 'blob'),
       FIXTURE_ALLURE_DIR: join(dir, `blob-${index}`, 'allure-results'),
     });
   const [whole, first, second] = await Promise.all([
-    runFixture(['cells.spec.ts', '--output', join(dir, 'results')], { ...RUN_ENV, CONTRACT_GATE_REPORT_DIR: join(dir, 'whole') }),
+    runFixture(['cells.spec.ts', '--output', join(dir, 'results')], runEnv(join(dir, 'whole'))),
     shard(1),
     shard(2),
   ]);

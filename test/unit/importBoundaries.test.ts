@@ -1,0 +1,41 @@
+import { expect, test } from '@playwright/test';
+import { ESLint } from 'eslint';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// The folder graph of docs/ARCHITECTURE.md is enforced by eslint.config.js; these probes show that the rules
+// really fire: a wrong-way import and a file cycle, written into the tree for a moment and linted.
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+async function lintProbes(files: Record<string, string>): Promise<Map<string, string[]>> {
+  const paths = Object.keys(files).map((relative) => join(root, relative));
+  try {
+    for (const [relative, text] of Object.entries(files)) writeFileSync(join(root, relative), text);
+    const results = await new ESLint({ cwd: root }).lintFiles(paths);
+    return new Map(results.map((result) => [result.filePath.slice(root.length), result.messages.map((m) => `${m.ruleId ?? ''}: ${m.message}`)]));
+  } finally {
+    for (const path of paths) rmSync(path, { force: true });
+  }
+}
+
+test('a wrong-way import between folders fails the lint', async () => {
+  test.setTimeout(120_000);
+  const found = await lintProbes({
+    'core/zzBoundaryProbe.ts': "import { Redactor } from '../src/client/redact.js';\nexport const probe = Redactor;\n",
+    'src/checks/zzBoundaryProbe.ts': "import { RpcClient } from '../client/rpcClient.js';\nexport const probe = RpcClient;\n",
+    'gateway/zzBoundaryProbe.ts': "import { isJsonObject } from '../core/json.js';\nexport const probe = isJsonObject;\n",
+    'suites/zzBoundaryProbe.ts': "import { loadContractSync } from '../src/contracts/index.js';\nexport const probe = loadContractSync;\n",
+  });
+  for (const [file, messages] of found) expect(messages.join('\n'), file).toContain('import-x/no-restricted-paths');
+  expect(found.size).toBe(4);
+});
+
+test('a cycle between two files fails the lint', async () => {
+  test.setTimeout(120_000);
+  const found = await lintProbes({
+    'src/zzCycleProbeA.ts': "import { b } from './zzCycleProbeB.js';\nexport const a = (): number => b() + 1;\n",
+    'src/zzCycleProbeB.ts': "import { a } from './zzCycleProbeA.js';\nexport const b = (): number => a();\n",
+  });
+  for (const [file, messages] of found) expect(messages.join('\n'), file).toContain('import-x/no-cycle');
+});
