@@ -135,6 +135,8 @@ function objectArbitrary(plan: ObjectPlan<Arb>, options: ResolvedOptions): Walke
     if ('value' in value) parts.push(fc.dictionary(free, value.value, { ...sizes, minKeys: plan.isMap ? sizes.minKeys : 0, noNullPrototype: true }));
   }
   let arb: Arb = fc.tuple(...parts).map((objects) => {
+    // Most objects have declared keys only: that record is already fresh, and copying it cost more than building it.
+    if (objects.length === 1) return objects[0] as Record<string, JsonValue>;
     const out: Record<string, JsonValue> = {};
     for (const object of objects) for (const [k, v] of Object.entries(object)) if (!Object.hasOwn(out, k)) defineKey(out, k, v);
     return out;
