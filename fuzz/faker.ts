@@ -3,7 +3,8 @@ import { generate, type JsonSchema as FakerSchema, type Random } from 'json-sche
 import { type JsonSchema, type JsonValue, resolveLocalRef, type SchemaResolver } from '../core/index.js';
 import { copySchemaTree, DanglingRefError } from './bundleSchema.js';
 import { formatArbitrary, STRING_FORMATS } from './formats.js';
-import { arbitraryFromSchema, type SchemaArbitraryOptions } from './fromSchema.js';
+import { arbitraryFromSchema } from './fromSchema.js';
+import type { SchemaArbitraryOptions } from './schemaOptions.js';
 import { schemaCheckFor } from './schemaCheck.js';
 
 export interface FakeOptions {

@@ -1,33 +1,12 @@
-import { jsonTypeOf, type JsonValue } from '../core/index.js';
-import type { FlatSchema, JsonType } from './flatSchema.js';
+import { jsonTypeOf, type JsonType, type JsonValue } from '../core/index.js';
+import type { FlatSchema } from './flatSchema.js';
 import { NUMBER_FORMAT_BOUNDS } from './formats.js';
+import { codePointLength, patternRegExp } from './patternRegExp.js';
 
 /** ajv's `multipleOf` test (`data / m` must equal `parseInt(data / m)`), reproduced so that generated values pass it. */
 export function isMultipleOf(value: number, divisor: number): boolean {
   const quotient = value / divisor;
   return quotient === Number.parseInt(String(quotient), 10);
-}
-
-export function codePointLength(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
-}
-
-const regexCache = new Map<string, RegExp | undefined>();
-
-/** The regex ajv compiles for `pattern` (unicode flag); undefined when the pattern is not a valid unicode regex. */
-export function patternRegExp(pattern: string): RegExp | undefined {
-  if (!regexCache.has(pattern)) {
-    let regex: RegExp | undefined;
-    try {
-      regex = new RegExp(pattern, 'u');
-    } catch {
-      regex = undefined;
-    }
-    regexCache.set(pattern, regex);
-  }
-  return regexCache.get(pattern);
 }
 
 export function typeAllowed(types: readonly JsonType[] | undefined, value: JsonValue): boolean {

@@ -1,7 +1,6 @@
-import { canonicalJson, type JsonSchema, type JsonSchemaObject, jsonTypeOf, type JsonValue } from '../core/index.js';
-import { patternRegExp } from './flatChecks.js';
+import { canonicalJson, type JsonSchema, type JsonSchemaObject, type JsonType, jsonTypeOf, type JsonValue } from '../core/index.js';
+import { patternRegExp } from './patternRegExp.js';
 
-export type JsonType = 'null' | 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object';
 export const JSON_TYPES: readonly JsonType[] = ['null', 'boolean', 'integer', 'number', 'string', 'array', 'object'];
 
 /**

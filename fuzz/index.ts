@@ -1,5 +1,5 @@
-export { arbitraryFromSchema, UnsatisfiableSchemaError, type SchemaArbitraryOptions } from './fromSchema.js';
-export { allOptionalValue, minimalValue } from './minimalValue.js';
+export { allOptionalValue, arbitraryFromSchema, minimalValue } from './fromSchema.js';
+export { type SchemaArbitraryOptions, UnsatisfiableSchemaError } from './schemaOptions.js';
 export { fakeFromSchema, type FakeOptions, type FakeResult } from './faker.js';
 export { DEFAULT_UNKNOWN_KEY, unknownKeyProbes, type KeyPolicy, type UnknownKeyOptions, type UnknownKeyProbe } from './unknownKeys.js';
 export { mutationsOf, type Mutation, type MutationKind, type MutationOptions } from './mutations.js';

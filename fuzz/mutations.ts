@@ -1,7 +1,7 @@
 import type { ErrorObject } from 'ajv';
-import { canonicalJson, cloneJson, dottedPath, editAt, formatPointer, isJsonObject, type JsonPath, type JsonSchema, jsonTypeOf, type JsonValue, type SchemaResolver, valueAt } from '../core/index.js';
-import { codePointLength, patternRegExp } from './flatChecks.js';
-import type { FlatSchema, JsonType } from './flatSchema.js';
+import { canonicalJson, cloneJson, dottedPath, editAt, formatPointer, isJsonObject, type JsonPath, type JsonSchema, type JsonType, jsonTypeOf, type JsonValue, type SchemaResolver, valueAt } from '../core/index.js';
+import { codePointLength, patternRegExp } from './patternRegExp.js';
+import type { FlatSchema } from './flatSchema.js';
 import { schemaCheckFor } from './schemaCheck.js';
 import { type WalkNode, walkValue } from './walkValue.js';
 

@@ -1,6 +1,6 @@
 import * as fc from 'fast-check';
 import { generateSync } from 'json-schema-faker';
-import { codePointLength, patternRegExp } from './flatChecks.js';
+import { codePointLength, patternRegExp } from './patternRegExp.js';
 
 /**
  * Strings matching a `pattern`. fast-check's `stringMatching` shrinks but does not know lookarounds; for those,

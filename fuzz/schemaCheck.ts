@@ -29,7 +29,8 @@ export function schemaCheckFor(resolver: SchemaResolver): SchemaCheck {
  * many schemas reach it, which keeps checking many subschemas of one document cheap.
  */
 function createSchemaCheck(resolver: SchemaResolver): SchemaCheck {
-  const ajv = createAjv({ validateSchema: false, logger: false, inlineRefs: false });
+  // Each schema is compiled once and validates a handful of values: ajv's code optimiser would cost more than it saves.
+  const ajv = createAjv({ validateSchema: false, logger: false, inlineRefs: false, code: { optimize: false } });
   const registered = new Set<string>();
   const compiled = new WeakMap<object, ValidateFunction>();
   const idOf = (ref: string) => `urn:contract-gate:fuzz:${encodeURIComponent(ref)}`;
