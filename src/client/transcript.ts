@@ -15,7 +15,7 @@ export interface TranscriptEntry {
 }
 
 export interface TranscriptStreaming {
-  /** Every entry is written here as it is recorded, in the render format. */
+  /** Every entry is written here as it is recorded, in the render format (`maxEntries` and `maxChars` still bound it). */
   sink?: TranscriptSink;
   /** With a sink: entries kept in memory for render() and `entries` (default 0: none). */
   keepLast?: number;
