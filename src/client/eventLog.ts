@@ -1,4 +1,5 @@
 import { type GatewayEventParams, HarnessError } from '../../core/index.js';
+import { type Clock, systemClock } from './clock.js';
 
 export interface EventFilter {
   type?: string;
@@ -40,6 +41,7 @@ export class EventLog {
   constructor(
     private readonly max: number,
     private readonly maxSize = Number.POSITIVE_INFINITY,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   get length(): number {
@@ -52,7 +54,7 @@ export class EventLog {
   }
 
   push(params: GatewayEventParams, frame: Record<string, unknown>, size = 0): void {
-    const entry = { params, frame, receivedAt: Date.now() };
+    const entry = { params, frame, receivedAt: this.clock.now() };
     while (this.recorded.length > 0 && (this.recorded.length >= this.max || this.size + size > this.maxSize)) {
       this.recorded.shift();
       this.size -= this.sizes.shift() ?? 0;
@@ -86,11 +88,11 @@ export class EventLog {
       const waiter = {
         filter,
         resolve: (event: GatewayEventParams) => {
-          clearTimeout(timer);
+          this.clock.clearTimeout(timer);
           resolve(event);
         },
       };
-      const timer = setTimeout(() => {
+      const timer = this.clock.setTimeout(() => {
         this.waiters.delete(waiter);
         const what = [filter.type ?? 'any event', filter.sessionId ? `for session ${filter.sessionId}` : ''].filter(Boolean).join(' ');
         reject(new HarnessError('EVENT_TIMEOUT', `no ${what} arrived within ${timeoutMs} ms`));

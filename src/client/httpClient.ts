@@ -1,14 +1,17 @@
-import type { Exchange, RpcId } from '../../core/index.js';
+import type { Exchange } from '../../core/index.js';
+import { authFor, type ConnectionAuth } from './connectionAuth.js';
+import { HttpTransport } from './httpTransport.js';
 import { Redactor } from './redact.js';
-import { withToken } from './targetUrl.js';
+import type { ProtocolOptions } from './rpcClientOptions.js';
+import { type CallOptions, RpcProtocol } from './rpcProtocol.js';
+import { withQuery } from './targetUrl.js';
 import { Transcript } from './transcript.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS } from './rpcClient.js';
 
-export interface HttpRpcClientOptions {
+export interface HttpRpcClientOptions extends Omit<ProtocolOptions, 'answerServerRequest' | 'unhandledServerRequests' | 'serverRequestTimeoutMs'> {
   url: string;
   token?: string;
-  name?: string;
-  requestTimeoutMs?: number;
+  /** How the POSTs authenticate; default: the token kind (`Authorization: Bearer`) when `token` is set. */
+  auth?: ConnectionAuth;
   transcript?: Transcript;
 }
 
@@ -17,55 +20,29 @@ export class HttpRpcClient {
   readonly name: string;
   readonly transcript: Transcript;
   readonly redactor: Redactor;
-  private readonly url: string;
-  private counter = 0;
+  readonly protocol: RpcProtocol;
 
-  constructor(private readonly options: HttpRpcClientOptions) {
+  constructor(options: HttpRpcClientOptions) {
     this.name = options.name ?? 'h1';
     this.redactor = new Redactor([options.token]);
     this.transcript = options.transcript ?? new Transcript(this.redactor);
-    this.url = withToken(options.url, options.token);
-  }
-
-  async call(method: string, params?: unknown, options: { id?: RpcId; timeoutMs?: number } = {}): Promise<Exchange> {
-    const id = options.id === undefined ? `r${++this.counter}` : options.id;
-    const frame: Record<string, unknown> = { jsonrpc: '2.0', id, method };
-    if (params !== undefined) frame['params'] = params;
-    const requestText = JSON.stringify(frame);
-    const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    const started = Date.now();
-    const base = { conn: this.name, method, id, params, requestText, correlation: 'none' as const };
-    this.transcript.record('>>', this.name, requestText);
-    let text: string;
-    try {
-      const response = await fetch(this.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(this.options.token ? { authorization: `Bearer ${this.options.token}` } : {}) },
-        body: requestText,
-        signal: AbortSignal.timeout(timeoutMs),
+    const label = this.redactor.redactUrl(withQuery(options.url));
+    const credentials = authFor(options)
+      .present({ transport: 'http', target: options.url })
+      .then((presented) => {
+        this.redactor.add(presented.secrets);
+        this.transcript.addSecrets(presented.secrets);
+        return presented;
       });
-      text = await response.text();
-    } catch (error) {
-      const timedOut = (error as Error).name === 'TimeoutError';
-      const message = timedOut
-        ? `[REQUEST_TIMEOUT] ${method} did not answer within ${timeoutMs} ms`
-        : `[CONNECTION_CLOSED] POST to ${this.redactor.redactUrl(this.url)} failed: ${this.redactor.redact((error as Error).message)}`;
-      return { ...base, elapsedMs: Date.now() - started, failure: { code: timedOut ? 'REQUEST_TIMEOUT' : 'CONNECTION_CLOSED', message } };
-    }
-    this.transcript.record('<<', this.name, text);
-    const elapsedMs = Date.now() - started;
-    try {
-      const parsed = JSON.parse(text) as unknown;
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
-      const frameOut = parsed as Record<string, unknown>;
-      const correlation = JSON.stringify(frameOut['id']) === JSON.stringify(id) ? 'exact' : String(frameOut['id']) === String(id) ? 'loose' : 'sole-pending';
-      return { ...base, elapsedMs, response: frameOut, responseText: text, correlation };
-    } catch {
-      return { ...base, elapsedMs, responseText: text, failure: { code: 'UNPARSEABLE_FRAME', message: `[UNPARSEABLE_FRAME] ${method} answered with a body that is not a JSON-RPC object` } };
-    }
+    this.protocol = new RpcProtocol(new HttpTransport({ url: options.url, label, credentials }), this.transcript, this.redactor, { ...options, name: this.name });
   }
 
+  call(method: string, params?: unknown, options: CallOptions = {}): Promise<Exchange> {
+    return this.protocol.call(method, params, options);
+  }
+
+  /** Aborts the POSTs still in flight; later calls fail as closed. */
   async close(): Promise<void> {
-    // Nothing to release: every call is its own HTTP request.
+    await this.protocol.close();
   }
 }

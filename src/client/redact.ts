@@ -2,11 +2,17 @@
 export const REDACTED = '***';
 
 export class Redactor {
-  private readonly secrets: string[];
+  private secrets: string[] = [];
 
   constructor(secrets: ReadonlyArray<string | undefined>) {
+    this.add(secrets);
+  }
+
+  /** Secrets learnt later (a ticket fetched for one connection) are redacted from then on. */
+  add(secrets: ReadonlyArray<string | undefined>): void {
     // Longest first so that a secret containing another is replaced whole.
-    this.secrets = [...new Set(secrets.filter((s): s is string => typeof s === 'string' && s.length > 0))].sort((a, b) => b.length - a.length);
+    const known = [...this.secrets, ...secrets.filter((s): s is string => typeof s === 'string' && s.length > 0)];
+    this.secrets = [...new Set(known)].sort((a, b) => b.length - a.length);
   }
 
   redact(text: string): string {

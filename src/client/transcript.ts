@@ -1,5 +1,6 @@
 import { clipText } from './clipText.js';
 import type { Redactor } from './redact.js';
+import type { TranscriptSink } from './transcriptSink.js';
 
 export type TranscriptDirection = '>>' | '<<' | '--';
 
@@ -13,20 +14,46 @@ export interface TranscriptEntry {
   text: string;
 }
 
+export interface TranscriptStreaming {
+  /** Every entry is written here as it is recorded, in the render format (`maxEntries` and `maxChars` still bound it). */
+  sink?: TranscriptSink;
+  /** With a sink: entries kept in memory for render() and `entries` (default 0: none). */
+  keepLast?: number;
+  /** Time source of the `+Nms` stamps (default Date.now). */
+  now?: () => number;
+}
+
+export function renderTranscriptLine(entry: TranscriptEntry): string {
+  return `${entry.dir} [${entry.conn} +${entry.at}ms] ${entry.text.replace(/\n$/, '')}`;
+}
+
 /**
  * Every frame sent and received, already redacted, received frames cut to 128 KiB. Rendered in the hive-style
- * `>>` / `<<` line format.
+ * `>>` / `<<` line format. With a sink the transcript streams: the sink gets every line and memory holds only
+ * the last `keepLast` entries, so a long run keeps no growing buffer.
  */
 export class Transcript {
+  /** The recorded entries; with a sink, only the last `keepLast`. */
   readonly entries: TranscriptEntry[] = [];
-  private readonly started = Date.now();
+  private readonly now: () => number;
+  private readonly started: number;
+  private count = 0;
   private chars = 0;
 
   constructor(
     private readonly redactor: Redactor,
     private readonly maxEntries = 20_000,
     private readonly maxChars = 64 * 1024 * 1024,
-  ) {}
+    private readonly streaming: TranscriptStreaming = {},
+  ) {
+    this.now = streaming.now ?? Date.now;
+    this.started = this.now();
+  }
+
+  /** Secrets of a connection that writes here (a per-connection ticket) are redacted too. */
+  addSecrets(secrets: ReadonlyArray<string>): void {
+    this.redactor.add(secrets);
+  }
 
   record(dir: TranscriptDirection, conn: string, text: string): void {
     if (this.truncated) return;
@@ -34,16 +61,35 @@ export class Transcript {
     const redacted = this.redactor.redact(text);
     const kept = dir === '<<' ? clipText(redacted) : redacted;
     this.chars += kept.length;
-    this.entries.push({ dir, conn, at: Date.now() - this.started, text: kept });
+    this.count++;
+    const entry = { dir, conn, at: this.now() - this.started, text: kept };
+    const { sink } = this.streaming;
+    if (!sink) {
+      this.entries.push(entry);
+      return;
+    }
+    sink.write(`${renderTranscriptLine(entry)}\n`);
+    this.entries.push(entry);
+    if (this.entries.length > (this.streaming.keepLast ?? 0)) this.entries.shift();
+    if (this.truncated) sink.write(`${this.truncationLine()}\n`);
   }
 
   get truncated(): boolean {
-    return this.entries.length >= this.maxEntries || this.chars >= this.maxChars;
+    return this.count >= this.maxEntries || this.chars >= this.maxChars;
   }
 
   render(): string {
-    const lines = this.entries.map((e) => `${e.dir} [${e.conn} +${e.at}ms] ${e.text.replace(/\n$/, '')}`);
-    if (this.truncated) lines.push(`-- transcript truncated at ${this.entries.length} entries`);
+    const lines = this.entries.map(renderTranscriptLine);
+    if (this.truncated) lines.push(this.truncationLine());
     return lines.join('\n') + (lines.length ? '\n' : '');
+  }
+
+  /** Closes the sink, if any; the in-memory part stays readable. */
+  close(): void {
+    this.streaming.sink?.close();
+  }
+
+  private truncationLine(): string {
+    return `-- transcript truncated at ${this.count} entries`;
   }
 }

@@ -1,0 +1,88 @@
+import type { ConnectionCredentials } from './connectionAuth.js';
+import { withQuery } from './targetUrl.js';
+import type { Transport, TransportClose } from './transport.js';
+import { TransportEvents } from './transportEvents.js';
+
+export interface HttpTransportOptions {
+  url: string;
+  /** The URL as messages show it (redacted). */
+  label: string;
+  /** Presented once for this transport, awaited before the first POST. */
+  credentials: Promise<ConnectionCredentials>;
+}
+
+const CLOSED_BY_CLIENT: TransportClose = { code: 1000, reason: '', description: 'the client closed it' };
+
+/**
+ * JSON-RPC over HTTP: one POST per frame, its body the answer to that frame. Nothing arrives unasked, so
+ * there are no events and no server requests.
+ */
+export class HttpTransport extends TransportEvents implements Transport {
+  readonly kind = 'http';
+  readonly label: string;
+  readonly selectedProtocol = undefined;
+  private readonly posts = new Map<number | symbol, AbortController>();
+  private open = true;
+
+  constructor(private readonly options: HttpTransportOptions) {
+    super();
+    this.label = options.label;
+    // A failed presentation fails each POST; it must not surface as an unhandled rejection before then.
+    options.credentials.catch(() => undefined);
+  }
+
+  get isOpen(): boolean {
+    return this.open;
+  }
+
+  send(text: string, replyTo?: number): void {
+    if (!this.open) return;
+    const key = replyTo ?? Symbol('post');
+    const controller = new AbortController();
+    this.posts.set(key, controller);
+    void this.post(text, replyTo, controller.signal).finally(() => this.posts.delete(key));
+  }
+
+  cancel(replyTo: number): void {
+    this.posts.get(replyTo)?.abort();
+  }
+
+  close(): Promise<void> {
+    this.shut();
+    return Promise.resolve();
+  }
+
+  terminate(): void {
+    this.shut();
+  }
+
+  private shut(): void {
+    if (!this.open) return;
+    this.open = false;
+    for (const controller of this.posts.values()) controller.abort();
+    this.emitClose(CLOSED_BY_CLIENT);
+  }
+
+  private async post(text: string, replyTo: number | undefined, signal: AbortSignal): Promise<void> {
+    let body: string;
+    try {
+      const credentials = await this.options.credentials;
+      const response = await fetch(withQuery(this.options.url, credentials.query), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...credentials.headers },
+        body: text,
+        signal,
+      });
+      body = await response.text();
+    } catch (error) {
+      if (signal.aborted) return;
+      const reason = `POST to ${this.label} failed: ${(error as Error).message}`;
+      if (replyTo === undefined) this.emitNote(reason);
+      else this.emitFrame({ replyTo, undelivered: reason });
+      return;
+    }
+    if (signal.aborted) return;
+    // A notification's POST answers with an empty body (204): nothing to pass on.
+    if (replyTo !== undefined || body.length > 0) this.emitFrame({ text: body, ...(replyTo !== undefined ? { replyTo } : {}) });
+  }
+}

@@ -1,0 +1,296 @@
+import { type Exchange, type ExchangeFailure, type GatewayEventParams, isJsonObject, type RpcId } from '../../core/index.js';
+import { AnsweredRequests } from './answeredRequests.js';
+import { type Clock, systemClock } from './clock.js';
+import { clipText } from './clipText.js';
+import { EventLog } from './eventLog.js';
+import type { FlowSlot } from './flowControl.js';
+import { type PendingRequest, PendingRequests } from './pendingRequests.js';
+import type { Redactor } from './redact.js';
+import {
+  DEFAULT_MAX_EVENT_CHARS,
+  DEFAULT_MAX_EVENTS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  MAX_TRANSCRIBED_EVENTS,
+  type ProtocolOptions,
+} from './rpcClientOptions.js';
+import { DEFAULT_SERVER_REQUEST_TIMEOUT_MS, type ServerRequestRecord, ServerRequests } from './serverRequests.js';
+import { StrayFrames } from './strayFrames.js';
+import type { Transcript } from './transcript.js';
+import type { Transport, TransportClose, TransportFrame } from './transport.js';
+
+export interface CloseInfo {
+  code: number;
+  reason: string;
+}
+
+export interface CallOptions {
+  id?: RpcId;
+  timeoutMs?: number;
+}
+
+type Request = Pick<PendingRequest, 'id' | 'method' | 'params' | 'requestText'>;
+
+/**
+ * JSON-RPC over any transport: ids, open requests and how answers are matched to them, repeated and late
+ * answers, timeouts, events, stray frames, server→client requests and the transcript. It never lets a hostile
+ * target hang a caller: every call resolves with an exchange, whatever the target does.
+ */
+export class RpcProtocol {
+  readonly name: string;
+  readonly events: EventLog;
+  readonly closed: Promise<CloseInfo>;
+  private readonly clock: Clock;
+  private readonly pending = new PendingRequests();
+  private readonly answered = new AnsweredRequests();
+  private readonly stray: StrayFrames;
+  private readonly server: ServerRequests;
+  /** Requests waiting for a flow-control slot; aborted when the connection closes. */
+  private readonly queued = new Set<AbortController>();
+  private counter = 0;
+  private serials = 0;
+  private closeInfo: CloseInfo | undefined;
+  private transcribedEvents = 0;
+  private resolveClosed!: (info: CloseInfo) => void;
+
+  constructor(
+    readonly transport: Transport,
+    readonly transcript: Transcript,
+    readonly redactor: Redactor,
+    private readonly options: ProtocolOptions = {},
+  ) {
+    this.name = options.name ?? 'c1';
+    this.clock = options.clock ?? systemClock;
+    this.events = new EventLog(options.maxEvents ?? DEFAULT_MAX_EVENTS, options.maxEventChars ?? DEFAULT_MAX_EVENT_CHARS, this.clock);
+    this.stray = new StrayFrames(this.clock);
+    this.server = new ServerRequests({
+      clock: this.clock,
+      handler: options.answerServerRequest,
+      unhandled: options.unhandledServerRequests ?? 'reject',
+      timeoutMs: options.serverRequestTimeoutMs ?? DEFAULT_SERVER_REQUEST_TIMEOUT_MS,
+      send: (text) => {
+        if (!this.isOpen) return false;
+        this.send(text);
+        return true;
+      },
+      note: (text) => this.note(text),
+      redact: (text) => redactor.redact(text),
+    });
+    this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
+    transport.onFrame((frame) => this.onTransportFrame(frame));
+    transport.onNote((text) => this.note(text));
+    transport.onClose((info) => this.onClosed(info));
+  }
+
+  get isOpen(): boolean {
+    return this.closeInfo === undefined && this.transport.isOpen;
+  }
+
+  get closeState(): CloseInfo | undefined {
+    return this.closeInfo;
+  }
+
+  /** Frames that matched no request (unknown ids, late or repeated answers, unparseable text); the first 1 000. */
+  get strayFrames(): string[] {
+    return this.stray.frames;
+  }
+
+  /** Stray frames beyond the first 1 000, counted only. */
+  get strayDropped(): number {
+    return this.stray.dropped;
+  }
+
+  /** Requests the server sent to the client (the first 1 000), with what was answered. */
+  get serverRequests(): ServerRequestRecord[] {
+    return this.server.log;
+  }
+
+  nextId(): string {
+    return `${this.options.idPrefix ?? 'r'}${++this.counter}`;
+  }
+
+  /** Sends a request and resolves with the exchange (never rejects: timeouts and closes are recorded as failures). */
+  call(method: string, params?: unknown, options: CallOptions = {}): Promise<Exchange> {
+    const id = options.id === undefined ? this.nextId() : options.id;
+    const frame: Record<string, unknown> = { jsonrpc: '2.0', id, method };
+    if (params !== undefined) frame['params'] = params;
+    const request: Request = { id, method, params, requestText: JSON.stringify(frame) };
+    const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    const flow = this.options.flowControl;
+    if (!this.isOpen) return Promise.resolve(this.notSent(request));
+    if (!flow) return this.dispatch(request, timeoutMs, undefined);
+    const slot = flow.tryAcquire();
+    if (slot) return this.dispatch(request, timeoutMs, slot);
+    const waiting = new AbortController();
+    this.queued.add(waiting);
+    return flow.acquire(waiting.signal).then((granted) => {
+      this.queued.delete(waiting);
+      if (granted && this.isOpen) return this.dispatch(request, timeoutMs, granted);
+      granted?.release('closed');
+      return this.notSent(request);
+    });
+  }
+
+  /** Sends text as is (junk frames, notifications). */
+  sendRaw(text: string): void {
+    this.send(text);
+  }
+
+  /** Waits for the next frame that is neither an event nor a response to an open request; undefined on timeout or close. */
+  nextStrayFrame(timeoutMs: number): Promise<string | undefined> {
+    return this.stray.next(timeoutMs, this.isOpen);
+  }
+
+  /** Clean close; resolves once the transport finished closing. */
+  async close(code = 1000, reason = ''): Promise<CloseInfo> {
+    if (this.closeInfo) return this.closeInfo;
+    await this.transport.close(code, reason);
+    return this.closed;
+  }
+
+  /** Abnormal drop: no close handshake. */
+  terminate(): void {
+    this.transport.terminate();
+  }
+
+  private dispatch(request: Request, timeoutMs: number, slot: FlowSlot | undefined): Promise<Exchange> {
+    return new Promise((resolve) => {
+      const entry: PendingRequest = { ...request, serial: ++this.serials, started: this.clock.now(), slot, resolve, timer: undefined };
+      entry.timer = this.clock.setTimeout(() => {
+        this.settle(entry, { failure: { code: 'REQUEST_TIMEOUT', message: `[REQUEST_TIMEOUT] ${request.method} did not answer within ${timeoutMs} ms` } });
+      }, timeoutMs);
+      this.answered.forget(request.id);
+      this.pending.add(entry);
+      this.send(request.requestText, entry.serial);
+    });
+  }
+
+  private notSent(request: Request): Exchange {
+    const failure: ExchangeFailure = {
+      code: 'CONNECTION_CLOSED',
+      message: `[CONNECTION_CLOSED] cannot send ${request.method}: the connection is closed (code ${this.closeInfo?.code ?? 'n/a'})`,
+      ...(this.closeInfo ? { closeCode: this.closeInfo.code, closeReason: this.closeInfo.reason } : {}),
+    };
+    return this.exchangeOf({ ...request, started: this.clock.now() }, { failure });
+  }
+
+  private send(text: string, replyTo?: number): void {
+    this.transcript.record('>>', this.name, text);
+    this.transport.send(text, replyTo);
+  }
+
+  private note(text: string): void {
+    this.transcript.record('--', this.name, this.redactor.redact(text));
+  }
+
+  private exchangeOf(entry: Request & { started: number }, extra: Partial<Exchange>): Exchange {
+    return { conn: this.name, method: entry.method, id: entry.id, params: entry.params, requestText: entry.requestText, elapsedMs: this.clock.now() - entry.started, correlation: 'none', ...extra };
+  }
+
+  private settle(entry: PendingRequest, extra: Partial<Exchange>): void {
+    if (!this.pending.delete(entry)) return;
+    this.clock.clearTimeout(entry.timer);
+    const exchange = this.exchangeOf(entry, extra.responseText === undefined ? extra : { ...extra, responseText: clipText(extra.responseText) });
+    this.answered.remember(exchange);
+    this.transport.cancel?.(entry.serial);
+    const code = exchange.failure?.code;
+    entry.slot?.release(code === 'REQUEST_TIMEOUT' ? 'timeout' : code === 'CONNECTION_CLOSED' ? 'closed' : 'answered');
+    entry.resolve(exchange);
+  }
+
+  private onTransportFrame(frame: TransportFrame): void {
+    const entry = frame.replyTo === undefined ? undefined : this.pending.get(frame.replyTo);
+    if ('undelivered' in frame) {
+      if (entry) this.settle(entry, { failure: { code: 'CONNECTION_CLOSED', message: `[CONNECTION_CLOSED] ${this.redactor.redact(frame.undelivered)}` } });
+      return;
+    }
+    if (entry) this.onReply(entry, frame.text);
+    else this.onFrame(frame.text);
+  }
+
+  /** The transport says which request this answers (an HTTP POST's body): no correlation by id is needed. */
+  private onReply(entry: PendingRequest, text: string): void {
+    this.transcript.record('<<', this.name, text);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (!isJsonObject(parsed)) {
+      this.settle(entry, { responseText: text, failure: { code: 'UNPARSEABLE_FRAME', message: `[UNPARSEABLE_FRAME] ${entry.method} answered with a body that is not a JSON-RPC object` } });
+      return;
+    }
+    const id = parsed['id'];
+    const correlation = JSON.stringify(id) === JSON.stringify(entry.id) ? 'exact' : String(id) === String(entry.id) ? 'loose' : 'sole-pending';
+    this.settle(entry, { response: parsed, responseText: text, correlation });
+  }
+
+  private onFrame(text: string): void {
+    let frame: unknown;
+    try {
+      frame = JSON.parse(text);
+    } catch {
+      this.transcript.record('<<', this.name, text);
+      this.onStray(text, { failure: { code: 'UNPARSEABLE_FRAME', message: `[UNPARSEABLE_FRAME] the target answered with text that is not JSON: ${JSON.stringify(this.redactor.redact(text.slice(0, 120)))}` } });
+      return;
+    }
+    const notification = isJsonObject(frame) && typeof frame['method'] === 'string' && !('id' in frame);
+    // A flood of events must not push the exchanges out of the transcript.
+    if (!notification || ++this.transcribedEvents <= MAX_TRANSCRIBED_EVENTS) this.transcript.record('<<', this.name, text);
+    if (!isJsonObject(frame)) {
+      this.onStray(text, undefined);
+      return;
+    }
+    if (typeof frame['method'] === 'string') {
+      if (frame['method'] === 'event' && isJsonObject(frame['params']) && !('id' in frame)) {
+        this.events.push(frame['params'] as unknown as GatewayEventParams, frame, text.length);
+      } else if ('id' in frame) {
+        this.server.receive(frame);
+      } else {
+        this.events.pushNotification(frame);
+      }
+      return;
+    }
+    this.onResponse(frame, text);
+  }
+
+  private onResponse(frame: Record<string, unknown>, text: string): void {
+    const id = frame['id'];
+    const exact = id === undefined ? undefined : this.pending.exact(id);
+    if (exact) {
+      this.settle(exact, { response: frame, responseText: text, correlation: 'exact' });
+      return;
+    }
+    const loose = id === undefined || id === null ? undefined : this.pending.loose(id);
+    if (loose) {
+      this.settle(loose, { response: frame, responseText: text, correlation: 'loose' });
+      return;
+    }
+    // A second answer, or one after the timeout: it belongs to that request, never to the one open now.
+    if (this.answered.claim(id, text)) {
+      this.stray.keep(text);
+      return;
+    }
+    this.onStray(text, { response: frame, responseText: text, correlation: 'sole-pending' });
+  }
+
+  /** A frame that matched no request: give it to the only open request if there is exactly one, else keep it aside. */
+  private onStray(text: string, attribution: Partial<Exchange> | undefined): void {
+    if (this.stray.offer(text)) return;
+    const sole = attribution ? this.pending.sole() : undefined;
+    if (sole) this.settle(sole, { responseText: text, ...attribution });
+    else this.stray.keep(text);
+  }
+
+  private onClosed(info: TransportClose): void {
+    this.closeInfo = { code: info.code, reason: info.reason };
+    if (this.transcribedEvents > MAX_TRANSCRIBED_EVENTS) this.transcript.record('--', this.name, `${this.transcribedEvents - MAX_TRANSCRIBED_EVENTS} further events received, not transcribed`);
+    this.transcript.record('--', this.name, info.description ? `closed (${info.description})` : `closed ${info.code} ${info.reason}`.trim());
+    const how = info.description ?? `code ${info.code}${info.reason ? `, "${info.reason}"` : ''}`;
+    const message = info.localFault ? `the client dropped the connection before an answer: ${info.localFault}` : `the target closed the connection (${how}) before answering`;
+    for (const entry of this.pending.all()) this.settle(entry, { failure: { code: 'CONNECTION_CLOSED', message, closeCode: info.code, closeReason: info.reason } });
+    this.stray.closeAll();
+    for (const waiting of this.queued) waiting.abort();
+    this.resolveClosed(this.closeInfo);
+  }
+}

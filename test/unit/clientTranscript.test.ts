@@ -1,0 +1,83 @@
+import { expect, test } from '@playwright/test';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redactor } from '../../src/client/redact.js';
+import { Transcript, type TranscriptDirection } from '../../src/client/transcript.js';
+import { fileTranscriptSink, type TranscriptSink } from '../../src/client/transcriptSink.js';
+
+function memorySink(): TranscriptSink & { text: string; closed: boolean } {
+  return {
+    text: '',
+    closed: false,
+    write(text) {
+      this.text += text;
+    },
+    close() {
+      this.closed = true;
+    },
+  };
+}
+
+/** The same entries, at the same times, into any transcript. */
+function play(transcript: Transcript, time: { now: number }, count: number): void {
+  const dirs: TranscriptDirection[] = ['>>', '<<', '--'];
+  for (let i = 0; i < count; i++) {
+    time.now += 3;
+    transcript.record(dirs[i % 3] as TranscriptDirection, `c${i % 2}`, i % 5 === 0 ? `frame ${i} tok-1\n` : `frame ${i} ${'y'.repeat(i)}`);
+  }
+}
+
+test('a streaming transcript writes exactly what render() would, and keeps only the last N entries', () => {
+  const time = { now: 0 };
+  const whole = new Transcript(new Redactor(['tok-1']), 20_000, 64 * 1024 * 1024, { now: () => time.now });
+  const sink = memorySink();
+  const streamed = new Transcript(new Redactor(['tok-1']), 20_000, 64 * 1024 * 1024, { now: () => time.now, sink, keepLast: 3 });
+  const start = time.now;
+  play(whole, time, 50);
+  time.now = start;
+  play(streamed, time, 50);
+  expect(sink.text).toBe(whole.render());
+  expect(sink.text).not.toContain('tok-1');
+  expect(streamed.entries).toHaveLength(3);
+  expect(streamed.render()).toBe(whole.render().split('\n').slice(-4).join('\n'));
+  streamed.close();
+  expect(sink.closed).toBe(true);
+});
+
+test('the truncation line is written once, where render() puts it, and nothing after it', () => {
+  const time = { now: 0 };
+  const whole = new Transcript(new Redactor([]), 10, 64 * 1024 * 1024, { now: () => time.now });
+  const sink = memorySink();
+  const streamed = new Transcript(new Redactor([]), 10, 64 * 1024 * 1024, { now: () => time.now, sink });
+  play(whole, time, 25);
+  time.now = 0;
+  play(streamed, time, 25);
+  expect(whole.render()).toContain('-- transcript truncated at 10 entries\n');
+  expect(sink.text).toBe(whole.render());
+  expect(streamed.entries).toEqual([]);
+  expect(streamed.render()).toBe('-- transcript truncated at 10 entries\n');
+});
+
+test('the file sink appends as entries arrive', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'client-transcript-'));
+  try {
+    const path = join(dir, 't.txt');
+    const transcript = new Transcript(new Redactor([]), 20_000, 64 * 1024 * 1024, { sink: fileTranscriptSink(path), now: () => 0 });
+    transcript.record('>>', 'c1', '{"id":1}');
+    expect(readFileSync(path, 'utf8')).toBe('>> [c1 +0ms] {"id":1}\n');
+    transcript.record('<<', 'c1', '{"id":1,"result":2}');
+    transcript.close();
+    transcript.close();
+    expect(readFileSync(path, 'utf8')).toBe('>> [c1 +0ms] {"id":1}\n<< [c1 +0ms] {"id":1,"result":2}\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('secrets added later are redacted from then on', () => {
+  const transcript = new Transcript(new Redactor(['a-token']));
+  transcript.addSecrets(['ticket-77']);
+  transcript.record('>>', 'c1', 'a-token ticket-77 plain');
+  expect(transcript.entries[0]?.text).toBe('*** *** plain');
+});
