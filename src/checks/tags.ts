@@ -25,6 +25,16 @@ export const ANNOTATION = {
   seed: 'contract-gate.seed',
 } as const;
 
+/** The title of a cell's test: `subject › check`. */
+export function cellTitle(subject: string, check: string): string {
+  return `${subject} › ${check}`;
+}
+
+/** The static tags of a cell's test: its subject, its check and the check's area. */
+export function cellTags(subject: string, check: string, area: string): string[] {
+  return [methodTag(subject), checkTag(check), `${AREA_TAG_PREFIX}${area}`];
+}
+
 export function methodTag(method: string): string {
   return `${METHOD_TAG_PREFIX}${method}`;
 }
