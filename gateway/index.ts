@@ -57,7 +57,7 @@ export interface RunningGateway {
   /** The current replay epoch (changes on restart). */
   readonly replayEpoch: string;
   readonly dataDir: string;
-  /** The transport-free core: lifecycle events, the inbound gate and outbound funnel for fault layers, and `core.hooks`. */
+  /** The transport-free core: lifecycle events, the inbound gate and outbound funnel, the fault seams, and `core.hooks`. */
   readonly core: GatewayCore;
   /** Same port and stored rows, a new replay_epoch, all sockets closed. */
   restart(): Promise<void>;
@@ -133,8 +133,7 @@ export { GatewayCore } from './core/gatewayCore.js';
 export { BUILTIN_PLUGINS, RecordPlugin } from './hooks/builtinPlugins.js';
 export { DEFAULT_HOOK_PRIORITY, DEFAULT_HOOK_TIMEOUT_MS, HookBus } from './hooks/hookBus.js';
 export { assertFaultNames, faultNamed, GATEWAY_FAULTS, installFaults, UnknownFaultError } from './faults/faultRegistry.js';
-export type { GatewayFault } from './faults/faultTypes.js';
-export { HOOK_FAULTS, type HookFaultName } from './hooks/hookFaults.js';
+export type { FaultSeams, GatewayFault } from './faults/faultTypes.js';
 export type * from './hooks/hookTypes.js';
 export { HOOK_MODES, HOOK_NAMES } from './hooks/hookTypes.js';
 export { parsePluginArgument, parsePluginsConfig, type PluginConfig, type PluginsConfig, type PluginSpec } from './hooks/pluginSpecs.js';

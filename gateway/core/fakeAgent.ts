@@ -1,6 +1,10 @@
-import type { GatewayRuntime } from './gatewayRuntime.js';
+import type { Clock } from './clock.js';
+import type { LifecycleEvents } from './lifecycleEvents.js';
 import type { ActiveTurn, LiveSession } from './liveSessions.js';
-import type { StoredRow } from './sessionStore.js';
+import type { SessionEvents } from './sessionEvents.js';
+import type { SessionStore } from './sessionStore.js';
+import { ensureStoredRow } from './storedRows.js';
+import type { Timers } from './timers.js';
 
 export const DEFAULT_MODEL = 'echo';
 const DELTA_COUNT = 3;
@@ -26,11 +30,16 @@ function failure(text: string): string | undefined {
  * chunks of `echo: <text>` and `message.complete`; `/fail <x>` fails the turn; `/slow <ms>` spreads the stream
  * over that many milliseconds; a model id starting with `fail-build` cannot be built.
  */
+export interface FakeAgentDeps {
+  readonly events: SessionEvents;
+  readonly lifecycle: LifecycleEvents;
+  readonly timers: Timers;
+  readonly clock: Clock;
+  readonly store: SessionStore;
+}
+
 export class FakeAgent {
-  constructor(
-    private readonly rt: GatewayRuntime,
-    private readonly ensureRow: (session: LiveSession) => StoredRow,
-  ) {}
+  constructor(private readonly deps: FakeAgentDeps) {}
 
   buildFailure(model: string): string | undefined {
     return model.startsWith('fail-build') ? `agent init failed: model ${model} could not be built` : undefined;
@@ -44,7 +53,7 @@ export class FakeAgent {
     const turn: ActiveTurn = {
       user: text,
       displayKind,
-      startedAt: this.rt.nowSeconds(),
+      startedAt: this.deps.clock.nowSeconds(),
       assistant: '',
       corrections: [],
       timers: new Set(),
@@ -66,8 +75,8 @@ export class FakeAgent {
   interrupt(session: LiveSession, turn: ActiveTurn, drainQueue: boolean): void {
     if (session.turn !== turn) return;
     this.stop(session, turn);
-    this.rt.events.emit(session, 'message.complete', { text: turn.assistant, status: 'interrupted' });
-    this.rt.lifecycle.emit({ type: 'turn.failed', sessionId: session.id, message: 'interrupted', status: 'interrupted' });
+    this.deps.events.emit(session, 'message.complete', { text: turn.assistant, status: 'interrupted' });
+    this.deps.lifecycle.emit({ type: 'turn.failed', sessionId: session.id, message: 'interrupted', status: 'interrupted' });
     if (drainQueue) this.drain(session);
   }
 
@@ -78,16 +87,16 @@ export class FakeAgent {
   }
 
   private steps(session: LiveSession, turn: ActiveTurn): Array<() => void> {
-    const start = () => this.rt.events.emit(session, 'message.start');
+    const start = () => this.deps.events.emit(session, 'message.start');
     const failed = failure(turn.user);
     if (failed !== undefined) {
       return [
         start,
-        () => this.rt.events.emit(session, 'error', { message: failed }),
+        () => this.deps.events.emit(session, 'error', { message: failed }),
         () => {
           this.stop(session, turn);
-          this.rt.events.emit(session, 'message.complete', { text: '', status: 'error' });
-          this.rt.lifecycle.emit({ type: 'turn.failed', sessionId: session.id, message: failed, status: 'error' });
+          this.deps.events.emit(session, 'message.complete', { text: '', status: 'error' });
+          this.deps.lifecycle.emit({ type: 'turn.failed', sessionId: session.id, message: failed, status: 'error' });
           this.drain(session);
         },
       ];
@@ -95,25 +104,25 @@ export class FakeAgent {
     const full = `echo: ${turn.user}`;
     const deltas = splitChunks(full, DELTA_COUNT).map((chunk) => () => {
       turn.assistant += chunk;
-      this.rt.events.emit(session, 'message.delta', { text: chunk });
+      this.deps.events.emit(session, 'message.delta', { text: chunk });
     });
     const complete = () => {
       this.stop(session, turn);
-      const row = this.ensureRow(session);
-      const timestamp = this.rt.nowSeconds();
-      const user = this.rt.store.message({ role: 'user', text: turn.user, timestamp: turn.startedAt, ...(turn.displayKind ? { display_kind: turn.displayKind } : {}) });
-      this.rt.store.append(row, user, this.rt.store.message({ role: 'assistant', text: full, timestamp }));
+      const row = ensureStoredRow(this.deps.store, session);
+      const timestamp = this.deps.clock.nowSeconds();
+      const user = this.deps.store.message({ role: 'user', text: turn.user, timestamp: turn.startedAt, ...(turn.displayKind ? { display_kind: turn.displayKind } : {}) });
+      this.deps.store.append(row, user, this.deps.store.message({ role: 'assistant', text: full, timestamp }));
       session.interactionCount += 1;
       session.lastActive = timestamp;
-      this.rt.events.emit(session, 'message.complete', { text: full, status: 'complete' });
-      this.rt.lifecycle.emit({ type: 'turn.committed', sessionId: session.id, storedKey: session.key, interactionCount: session.interactionCount });
+      this.deps.events.emit(session, 'message.complete', { text: full, status: 'complete' });
+      this.deps.lifecycle.emit({ type: 'turn.committed', sessionId: session.id, storedKey: session.key, interactionCount: session.interactionCount });
       this.drain(session);
     };
     return [start, ...deltas, complete];
   }
 
   private schedule(turn: ActiveTurn, ms: number, task: () => void): void {
-    const handle = this.rt.timers.after(ms, () => {
+    const handle = this.deps.timers.after(ms, () => {
       turn.timers.delete(handle);
       task();
     });
@@ -121,7 +130,7 @@ export class FakeAgent {
   }
 
   private stop(session: LiveSession, turn: ActiveTurn): void {
-    for (const handle of turn.timers) this.rt.timers.cancel(handle);
+    for (const handle of turn.timers) this.deps.timers.cancel(handle);
     turn.timers.clear();
     if (session.turn === turn) session.turn = undefined;
   }

@@ -160,7 +160,7 @@ class Drop implements Cmd {
     const fresh = r.harness.client();
     r.clients[this.conn] = fresh;
     r.everyClient.push(fresh);
-    for (const handle of m.handles) expect(r.harness.core.rt.live.get(handle.runtimeId) !== undefined).toBe(handle.live);
+    for (const handle of m.handles) expect(r.harness.core.live.get(handle.runtimeId) !== undefined).toBe(handle.live);
   }
   toString = () => `Drop(conn=${this.conn})`;
 }

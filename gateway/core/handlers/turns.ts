@@ -1,8 +1,10 @@
+import type { FakeAgent } from '../fakeAgent.js';
 import type { LiveSession } from '../liveSessions.js';
-import type { StoredMessage } from '../sessionStore.js';
-import { historyOf } from '../sessionViews.js';
+import type { SessionLifecycle } from '../sessionLifecycle.js';
+import type { SessionStore, StoredMessage } from '../sessionStore.js';
+import type { SessionViews } from '../sessionViews.js';
 import { ErrorCode, GatewayError, sessionNotFound } from '../wireErrors.js';
-import { type GatewayServices, type HandlerTable, int, str } from './handlerTypes.js';
+import { type HandlerTable, int, str } from './handlerTypes.js';
 
 const busy = () => new GatewayError(ErrorCode.SESSION_BUSY, 'session busy');
 
@@ -22,9 +24,16 @@ function cutIndex(history: readonly StoredMessage[], params: Record<string, unkn
   return undefined;
 }
 
-export function turnHandlers({ rt, sessions, agent }: GatewayServices): HandlerTable {
+export interface TurnDeps {
+  readonly store: SessionStore;
+  readonly sessions: SessionLifecycle;
+  readonly agent: FakeAgent;
+  readonly views: SessionViews;
+}
+
+export function turnHandlers({ store, sessions, agent, views }: TurnDeps): HandlerTable {
   const truncate = (session: LiveSession, index: number): void => {
-    const row = rt.store.get(session.key);
+    const row = store.get(session.key);
     if (row) row.messages = row.messages.slice(0, index);
     else session.pendingMessages = session.pendingMessages.slice(0, index);
   };
@@ -41,7 +50,7 @@ export function turnHandlers({ rt, sessions, agent }: GatewayServices): HandlerT
       const raw = params['text'] ?? '';
       const text = typeof raw === 'string' ? raw : JSON.stringify(raw);
       const displayKind = params['display_kind'] === 'hidden' ? 'hidden' : undefined;
-      const cut = cutIndex(historyOf(rt, session), params);
+      const cut = cutIndex(views.history(session), params);
       if (cut !== undefined) {
         if (session.turn) throw busy();
         truncate(session, cut);
@@ -103,7 +112,7 @@ export function turnHandlers({ rt, sessions, agent }: GatewayServices): HandlerT
       await sessions.waitForAgent(session);
       if (session.closed) throw sessionNotFound();
       if (session.turn) throw busy();
-      const history = historyOf(rt, session);
+      const history = views.history(session);
       let end = history.length;
       while (end > 0 && history[end - 1]?.role !== 'user') end -= 1;
       if (end > 0) end -= 1;
