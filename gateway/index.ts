@@ -11,7 +11,7 @@ import type { PluginSpec } from './hooks/pluginSpecs.js';
 import { GatewayServer, RPC_PATH, WS_PATH } from './transport/gatewayServer.js';
 
 export interface GatewayOptions {
-  /** Default: the repository's Hermes session lifecycle document. Methods are the union of the documents' methods. */
+  /** Default: the repository's full Hermes document. Methods, server requests and events are the union of the documents'. */
   contractPaths?: string[];
   /** Default 127.0.0.1. */
   host?: string;
@@ -64,7 +64,7 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-export const DEFAULT_CONTRACT_PATH = join(dirname(dirname(fileURLToPath(import.meta.url))), 'contracts', 'hermes', 'session-lifecycle.openrpc.json');
+export const DEFAULT_CONTRACT_PATH = join(dirname(dirname(fileURLToPath(import.meta.url))), 'contracts', 'hermes', 'gateway.openrpc.json');
 export const DEFAULT_BUILD_DELAY_MS = 50;
 export const DEFAULT_ORPHAN_GRACE_MS = 30_000;
 export const DEFAULT_MAX_RESUME_MESSAGES = 1_000;

@@ -1,4 +1,4 @@
-import type { ContractSet, MethodContract, SchemaNode } from './contract/contractSet.js';
+import { type ContractSet, isPayloadless, type MethodContract } from './contract/contractSet.js';
 import type { SchemaValidators } from './contract/schemaValidators.js';
 
 /** A result or event payload the gateway produced that its own contract does not allow. */
@@ -13,13 +13,6 @@ export interface ContractViolation {
 }
 
 export type StrictOption = boolean | ((violation: ContractViolation) => void);
-
-function isPayloadless(schema: SchemaNode): boolean {
-  if (typeof schema === 'boolean') return false;
-  const properties = schema['properties'];
-  const empty = properties === undefined || (typeof properties === 'object' && properties !== null && Object.keys(properties).length === 0);
-  return schema['type'] === 'object' && schema['additionalProperties'] === false && empty;
-}
 
 /**
  * Hermes's `check_result` / `check_payload`: every result and event payload is validated. A violation is always

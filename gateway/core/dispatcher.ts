@@ -5,7 +5,8 @@ import type { HandlerContext, HandlerTable } from './handlers/handlerTypes.js';
 import type { InboundGate } from './inboundGate.js';
 import type { OutboundFunnel } from './outboundFunnel.js';
 import type { ParamsAdmission } from './paramsAdmission.js';
-import type { SchemaResponder } from './schemaResponder.js';
+import type { OutboundShapes } from './outboundShapes.js';
+import type { SchemaAnswers } from './schemaAnswers.js';
 import { ErrorCode, GatewayError, OUT_OF_SYNC_SUFFIX } from './wireErrors.js';
 
 type RequestId = string | number | null;
@@ -36,7 +37,8 @@ export interface DispatcherDeps {
   readonly funnel: OutboundFunnel;
   readonly checker: ContractChecker;
   readonly admission: ParamsAdmission;
-  readonly responder: SchemaResponder;
+  readonly schemaAnswers: SchemaAnswers;
+  readonly shapes: OutboundShapes;
   readonly handlers: HandlerTable;
   /** v0.21.3 wording: no out-of-sync suffix on -32601. */
   readonly legacyMessages: boolean;
@@ -121,7 +123,7 @@ export class Dispatcher {
     const context: HandlerContext = { method, connection, afterReply: (task) => pending.push(task) };
     let result: unknown;
     try {
-      result = handler ? await handler(admitted.params, context) : this.deps.responder.respond(contract);
+      result = handler ? this.deps.shapes.result(contract, await handler(admitted.params, context)) : this.deps.schemaAnswers.answer(contract, admitted.params);
     } catch (error) {
       if (error instanceof GatewayError) return err(id, error.code, error.message);
       this.deps.log(`handler ${method} crashed: ${(error as Error).stack ?? String(error)}`);

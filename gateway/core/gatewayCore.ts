@@ -13,9 +13,11 @@ import { InboundGate } from './inboundGate.js';
 import { LifecycleEvents } from './lifecycleEvents.js';
 import { LiveSessions } from './liveSessions.js';
 import { OutboundFunnel } from './outboundFunnel.js';
+import { OutboundShapes } from './outboundShapes.js';
 import { ParamsAdmission } from './paramsAdmission.js';
 import { ReplayEpoch } from './replayEpoch.js';
 import { type ReplayLimits, ReplayRings } from './replayRings.js';
+import { SchemaAnswers } from './schemaAnswers.js';
 import { SchemaResponder } from './schemaResponder.js';
 import { SessionEvents } from './sessionEvents.js';
 import { SessionLifecycle } from './sessionLifecycle.js';
@@ -69,6 +71,7 @@ export class GatewayCore {
   private readonly timers = new Timers();
   private readonly connections = new Set<GatewayConnection>();
   private readonly checker: ContractChecker;
+  private readonly shapes: OutboundShapes;
   private readonly sessions: SessionLifecycle;
   private readonly dispatcher: Dispatcher;
   private nextConnection = 1;
@@ -82,7 +85,8 @@ export class GatewayCore {
     this.replay = new ReplayRings(options.replay);
     this.lifecycle = new LifecycleEvents(log);
     this.checker = new ContractChecker(contracts, validators, options.strict, log);
-    const events = new SessionEvents(this.replay, this.funnel, this.checker);
+    this.shapes = new OutboundShapes(contracts);
+    const events = new SessionEvents(this.replay, this.funnel, this.checker, this.shapes);
     const views = new SessionViews(this.store, desktopContractOf(contracts));
     this.hooks = new SessionHooks({
       funnel: this.funnel,
@@ -130,7 +134,8 @@ export class GatewayCore {
       funnel: this.funnel,
       checker: this.checker,
       admission: new ParamsAdmission(contracts, validators, options.legacyMessages),
-      responder: new SchemaResponder(contracts, validators, options.seed),
+      schemaAnswers: new SchemaAnswers({ responder: new SchemaResponder(contracts, validators, options.seed), validators, sessions: this.sessions, live: this.live }),
+      shapes: this.shapes,
       handlers,
       legacyMessages: options.legacyMessages,
       log,
@@ -155,7 +160,7 @@ export class GatewayCore {
     const connection = new GatewayConnection(`c${this.nextConnection++}`, link, link.kind !== 'http');
     if (!connection.eventsEnabled) return connection;
     this.connections.add(connection);
-    const payload = { skin: this.options.skin, change_events: true, heartbeat: true, replay_epoch: this.epoch.value };
+    const payload = this.shapes.event('gateway.ready', { skin: this.options.skin, change_events: true, heartbeat: true, replay_epoch: this.epoch.value });
     // The ready frame is built by the transport, not emitted by a session: checked only where it is declared.
     if (this.contracts.notifications.has('gateway.ready')) this.checker.checkEvent('gateway.ready', payload);
     this.funnel.send(connection, { kind: 'ready', frame: { jsonrpc: '2.0', method: 'event', params: { type: 'gateway.ready', payload } } });

@@ -1,4 +1,4 @@
-import { firstExtraKey } from '../core/contract/firstExtraKey.js';
+import { ParamsAdmission } from '../core/paramsAdmission.js';
 import { ErrorCode, OUT_OF_SYNC_SUFFIX } from '../core/wireErrors.js';
 import { errorCode, errorReply, type Frame, isPlainObject, onRequests, onResponses, reframed } from './frameRewrites.js';
 import type { FaultSeams, GatewayFault } from './faultTypes.js';
@@ -6,12 +6,11 @@ import type { FaultSeams, GatewayFault } from './faultTypes.js';
 /** A string this long in any params makes the crashing method fail (the harness sends 64 KiB strings). */
 const CRASHING_STRING_LENGTH = 16 * 1024;
 
-/** The first unknown key of `params` for `method` by the gateway's own walker, as a path (closeOpenModels: open models too). */
+/** The first unknown key of `params` for `method` by the gateway's own admission, as a path (closeOpenModels: open models too). */
 function extraKey(seams: FaultSeams, method: string, params: unknown, closeOpenModels = false): string[] | undefined {
   const contract = seams.contracts.methods.get(method);
-  const slot = contract?.params[0];
-  if (!contract || !slot || contract.shape !== 'whole-object') return undefined;
-  return firstExtraKey(params, slot.schema.schema, (ref) => seams.contracts.resolveRef(contract.document, ref), [], { closeOpenModels });
+  if (!contract) return undefined;
+  return new ParamsAdmission(seams.contracts, seams.validators, seams.legacyMessages).unknownKey(contract, params, { closeOpenModels });
 }
 
 function deleteAt(root: unknown, path: readonly string[]): void {

@@ -1,4 +1,4 @@
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compiledContracts } from '../core/contract/compiledContracts.js';
 import type { InboundInterceptor } from '../core/inboundGate.js';
@@ -7,8 +7,16 @@ import { ErrorCode } from '../core/wireErrors.js';
 import { errorCode, errorReply, isPlainObject, onRequests, onResponses, onResults, reframed } from './frameRewrites.js';
 import type { FaultSeams, GatewayFault } from './faultTypes.js';
 
-/** The Hermes document from before `cwd_explicit`: what an older backend validates `session.create` against. */
-const PRE_CWD_EXPLICIT = join(dirname(dirname(dirname(fileURLToPath(import.meta.url)))), 'contracts', 'hermes', 'session-lifecycle.pre-cwd-explicit.openrpc.json');
+const HERMES_DIR = join(dirname(dirname(dirname(fileURLToPath(import.meta.url)))), 'contracts', 'hermes');
+
+/**
+ * The Hermes document from before `cwd_explicit` that matches the served one: what an older backend validates
+ * `session.create` against (the full document's own older twin when the full document is served).
+ */
+function preCwdExplicitDocument(seams: FaultSeams): string {
+  const servesFull = seams.contracts.documents.some((document) => basename(document.path) === 'gateway.openrpc.json');
+  return join(HERMES_DIR, servesFull ? 'gateway.pre-cwd-explicit.openrpc.json' : 'session-lifecycle.pre-cwd-explicit.openrpc.json');
+}
 
 /**
  * `session.create` as an older backend admits it while the gateway keeps serving (and claiming) the current
@@ -16,7 +24,7 @@ const PRE_CWD_EXPLICIT = join(dirname(dirname(dirname(fileURLToPath(import.meta.
  * without `cwd_explicit` also loses its `cwd` (the session opens in the gateway's data directory).
  */
 function olderBackendCreate(seams: FaultSeams, dropsCwd: boolean): InboundInterceptor {
-  const older = compiledContracts([PRE_CWD_EXPLICIT], seams.log);
+  const older = compiledContracts([preCwdExplicitDocument(seams)], seams.log);
   const method = older.contracts.methods.get('session.create');
   const admission = new ParamsAdmission(older.contracts, older.validators, seams.legacyMessages);
   return onRequests('session.create', (request) => {
