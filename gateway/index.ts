@@ -43,6 +43,8 @@ export interface GatewayOptions {
   plugins?: readonly PluginSpec[];
   /** Time limit of one hook handler; one that exceeds it is logged and skipped. Default 5 000. */
   hookTimeoutMs?: number;
+  /** An unanswered server→client request is withdrawn (`request.cancel`, reason `timeout`) after this long; 0 never. Default 30 000. */
+  serverRequestTimeoutMs?: number;
   /** Deliberate faults switched on by name (see `GATEWAY_FAULTS`), for proving that the harness's checks can fail. */
   faults?: string[];
 }
@@ -68,6 +70,7 @@ export const DEFAULT_CONTRACT_PATH = join(dirname(dirname(fileURLToPath(import.m
 export const DEFAULT_BUILD_DELAY_MS = 50;
 export const DEFAULT_ORPHAN_GRACE_MS = 30_000;
 export const DEFAULT_MAX_RESUME_MESSAGES = 1_000;
+export const DEFAULT_SERVER_REQUEST_TIMEOUT_MS = 30_000;
 
 /** Builds the transport-free core from gateway options (also what in-memory tests use). */
 export function createGatewayCore(options: GatewayOptions & { dataDir: string }): GatewayCore {
@@ -85,6 +88,7 @@ export function createGatewayCore(options: GatewayOptions & { dataDir: string })
     skin: { name: 'default' },
     plugins: options.plugins ?? [],
     hookTimeoutMs: options.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
+    serverRequestTimeoutMs: options.serverRequestTimeoutMs ?? DEFAULT_SERVER_REQUEST_TIMEOUT_MS,
   });
   installFaults(core, options.faults ?? []);
   return core;

@@ -7,6 +7,7 @@ import type { OutboundFunnel } from './outboundFunnel.js';
 import type { ParamsAdmission } from './paramsAdmission.js';
 import type { OutboundShapes } from './outboundShapes.js';
 import type { SchemaAnswers } from './schemaAnswers.js';
+import type { ServerRequests } from './serverRequests.js';
 import { ErrorCode, GatewayError, OUT_OF_SYNC_SUFFIX } from './wireErrors.js';
 
 type RequestId = string | number | null;
@@ -27,7 +28,7 @@ const ok = (id: RequestId, result: unknown): Record<string, unknown> => ({ jsonr
 const err = (id: RequestId, code: number, message: string): Record<string, unknown> => ({ jsonrpc: '2.0', id, error: { code, message } });
 
 /**
- * The admission order of spec §2.3: responses to server requests are dropped silently, then an unknown method
+ * The admission order of spec §2.3: a response to a server request settles it, unanswered, then an unknown method
  * answers -32601, then the unknown-key check (4000 / -32602), then the contract check, then the handler (or the
  * schema-driven responder when the method has no Hermes handler). A crashing handler answers -32603.
  */
@@ -39,6 +40,7 @@ export interface DispatcherDeps {
   readonly admission: ParamsAdmission;
   readonly schemaAnswers: SchemaAnswers;
   readonly shapes: OutboundShapes;
+  readonly serverRequests: ServerRequests;
   readonly handlers: HandlerTable;
   /** v0.21.3 wording: no out-of-sync suffix on -32601. */
   readonly legacyMessages: boolean;
@@ -96,7 +98,11 @@ export class Dispatcher {
     // The real gateway's answer to a malformed envelope is not documented (spec §8.4): this one answers
     // -32600 "invalid request", echoing the id when it is a valid JSON-RPC id, else null.
     if (!isPlainObject(value)) return { frame: err(null, ErrorCode.INVALID_REQUEST, 'invalid request') };
-    if (!('method' in value) && 'id' in value && ('result' in value || 'error' in value)) return undefined;
+    // A response to a server→client request settles it (or is dropped: unknown id, duplicate, late); never answered.
+    if (!('method' in value) && 'id' in value && ('result' in value || 'error' in value)) {
+      this.deps.serverRequests.resolve(value);
+      return undefined;
+    }
     const hasId = 'id' in value;
     const rawId = value['id'];
     const idValid = rawId === null || typeof rawId === 'string' || (typeof rawId === 'number' && Number.isFinite(rawId));

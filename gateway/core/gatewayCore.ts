@@ -6,6 +6,7 @@ import { compiledContracts } from './contract/compiledContracts.js';
 import type { ContractSet } from './contract/contractSet.js';
 import { ContractChecker, type StrictOption } from './contractChecker.js';
 import { Dispatcher } from './dispatcher.js';
+import { EventSamples } from './eventSamples.js';
 import { FakeAgent } from './fakeAgent.js';
 import { GatewayConnection, type TransportLink } from './gatewayConnection.js';
 import { statefulHandlers } from './handlers/index.js';
@@ -19,6 +20,7 @@ import { ReplayEpoch } from './replayEpoch.js';
 import { type ReplayLimits, ReplayRings } from './replayRings.js';
 import { SchemaAnswers } from './schemaAnswers.js';
 import { SchemaResponder } from './schemaResponder.js';
+import { ServerRequests } from './serverRequests.js';
 import { SessionEvents } from './sessionEvents.js';
 import { SessionLifecycle } from './sessionLifecycle.js';
 import { SessionStore } from './sessionStore.js';
@@ -39,6 +41,7 @@ export interface CoreOptions {
   readonly skin: Record<string, unknown>;
   readonly plugins: readonly PluginSpec[];
   readonly hookTimeoutMs: number;
+  readonly serverRequestTimeoutMs: number;
 }
 
 /** Close code sent to every socket when the gateway restarts (1012 = service restart). */
@@ -65,6 +68,8 @@ export class GatewayCore {
   /** The session lifecycle hooks: the plugins' hook bus and the `session.hook` observer stream. */
   readonly hooks: SessionHooks;
   readonly contracts: ContractSet;
+  /** Server→client requests: the open ones, by session. */
+  readonly serverRequests: ServerRequests;
   /** What faults are installed through. */
   readonly seams: FaultSeams;
   private readonly epoch = new ReplayEpoch();
@@ -87,7 +92,19 @@ export class GatewayCore {
     this.checker = new ContractChecker(contracts, validators, options.strict, log);
     this.shapes = new OutboundShapes(contracts);
     const events = new SessionEvents(this.replay, this.funnel, this.checker, this.shapes);
-    const views = new SessionViews(this.store, desktopContractOf(contracts));
+    const responder = new SchemaResponder(contracts, validators, options.seed);
+    const serverRequests = new ServerRequests({
+      contracts,
+      funnel: this.funnel,
+      events,
+      timers: this.timers,
+      shapes: this.shapes,
+      checker: this.checker,
+      responder,
+      timeoutMs: options.serverRequestTimeoutMs,
+    });
+    this.serverRequests = serverRequests;
+    const views = new SessionViews(this.store, desktopContractOf(contracts), (sessionId) => serverRequests.openFor(sessionId));
     this.hooks = new SessionHooks({
       funnel: this.funnel,
       checker: this.checker,
@@ -99,7 +116,8 @@ export class GatewayCore {
       plugins: options.plugins,
       timeoutMs: options.hookTimeoutMs,
     });
-    const agent = new FakeAgent({ events, lifecycle: this.lifecycle, timers: this.timers, clock, store: this.store });
+    const samples = new EventSamples(contracts, responder, validators);
+    const agent = new FakeAgent({ events, lifecycle: this.lifecycle, timers: this.timers, clock, store: this.store, serverRequests, samples });
     this.sessions = new SessionLifecycle({
       live: this.live,
       store: this.store,
@@ -110,6 +128,7 @@ export class GatewayCore {
       views,
       agent,
       hooks: this.hooks,
+      serverRequests,
       buildDelayMs: options.buildDelayMs,
       orphanGraceMs: options.orphanGraceMs,
     });
@@ -125,6 +144,8 @@ export class GatewayCore {
       clock,
       replay: this.replay,
       epoch: this.epoch,
+      serverRequests,
+      contracts,
       dataDir: options.dataDir,
       maxResumeMessages: options.maxResumeMessages,
     });
@@ -134,8 +155,9 @@ export class GatewayCore {
       funnel: this.funnel,
       checker: this.checker,
       admission: new ParamsAdmission(contracts, validators, options.legacyMessages),
-      schemaAnswers: new SchemaAnswers({ responder: new SchemaResponder(contracts, validators, options.seed), validators, sessions: this.sessions, live: this.live }),
+      schemaAnswers: new SchemaAnswers({ responder, validators, sessions: this.sessions, live: this.live }),
       shapes: this.shapes,
+      serverRequests,
       handlers,
       legacyMessages: options.legacyMessages,
       log,
@@ -144,6 +166,8 @@ export class GatewayCore {
       funnel: this.funnel,
       inbound: this.inbound,
       onHookFailure: (listener) => this.hooks.bus.onFailure(listener),
+      gateEvents: (gate) => events.use(gate),
+      gateAnswers: (gate) => serverRequests.useAnswerGate(gate),
       contracts,
       validators,
       legacyMessages: options.legacyMessages,
@@ -212,5 +236,6 @@ export class GatewayCore {
       connection.link.close(RESTART_CLOSE_CODE, reason);
     }
     this.sessions.shutdown();
+    this.serverRequests.withdrawAll('shutdown');
   }
 }

@@ -29,8 +29,10 @@ export class OutboundShapes {
     return this.fit(payload ?? {}, declared);
   }
 
-  /** By-name params of a server request, each slot fitted to its descriptor. */
+  /** The params of a server request: the whole object fitted to its one slot, or each by-name slot to its descriptor. */
   params(request: MethodContract, params: Record<string, unknown>): Record<string, unknown> {
+    const whole = request.shape === 'whole-object' ? request.params[0] : undefined;
+    if (whole) return this.fit(params, whole.schema) as Record<string, unknown>;
     const fitted: Record<string, unknown> = {};
     for (const descriptor of request.params) {
       if (Object.hasOwn(params, descriptor.name)) fitted[descriptor.name] = this.fit(params[descriptor.name], descriptor.schema);

@@ -1,7 +1,8 @@
 import type { MethodContract } from './contract/contractSet.js';
 import type { SchemaValidators } from './contract/schemaValidators.js';
-import type { LiveSession, LiveSessions } from './liveSessions.js';
+import type { LiveSessions } from './liveSessions.js';
 import type { SchemaResponder } from './schemaResponder.js';
+import { withSessionIds } from './sessionIds.js';
 import type { SessionLifecycle } from './sessionLifecycle.js';
 
 export interface SchemaAnswerDeps {
@@ -9,24 +10,6 @@ export interface SchemaAnswerDeps {
   readonly validators: SchemaValidators;
   readonly sessions: SessionLifecycle;
   readonly live: LiveSessions;
-}
-
-/** Result keys that name a session, and which of its ids each takes. */
-const SESSION_KEYS: Readonly<Record<string, (session: LiveSession) => string>> = {
-  session_id: (session) => session.id,
-  stored_session_id: (session) => session.key,
-  session_key: (session) => session.key,
-};
-
-function bound(value: unknown, session: LiveSession): unknown {
-  if (Array.isArray(value)) return value.map((item) => bound(item, session));
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => {
-      const id = SESSION_KEYS[key];
-      return [key, id && typeof item === 'string' ? id(session) : bound(item, session)];
-    }),
-  );
 }
 
 /**
@@ -43,7 +26,7 @@ export class SchemaAnswers {
     const session = named ? this.deps.sessions.require(params['session_id']) : this.deps.live.all().at(-1);
     const value = this.deps.responder.respond(method);
     if (!session || !method.result) return value;
-    const withIds = bound(value, session);
+    const withIds = withSessionIds(value, session);
     return this.deps.validators.check(method.result, withIds) ? value : withIds;
   }
 }

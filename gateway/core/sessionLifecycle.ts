@@ -4,6 +4,7 @@ import type { FakeAgent } from './fakeAgent.js';
 import type { GatewayConnection } from './gatewayConnection.js';
 import type { LifecycleEvents, SessionCloseReason } from './lifecycleEvents.js';
 import type { LiveSession, LiveSessions, NewLiveSession } from './liveSessions.js';
+import type { ServerRequests } from './serverRequests.js';
 import type { SessionEvents } from './sessionEvents.js';
 import type { SessionStore, StoredRow } from './sessionStore.js';
 import type { SessionViews } from './sessionViews.js';
@@ -21,6 +22,7 @@ export interface SessionLifecycleDeps {
   readonly views: SessionViews;
   readonly agent: FakeAgent;
   readonly hooks: SessionHooks;
+  readonly serverRequests: ServerRequests;
   readonly buildDelayMs: number;
   readonly orphanGraceMs: number;
 }
@@ -99,6 +101,7 @@ export class SessionLifecycle {
     session.closed = true;
     this.deps.timers.cancel(session.buildTimer);
     this.deps.timers.cancel(session.reaper);
+    this.deps.serverRequests.withdrawSession(session.id, reason.kind === 'shutdown' ? 'shutdown' : 'session_closed');
     this.deps.agent.cancel(session);
     this.deps.live.remove(session);
     this.settleWaiters(session, 'session closed');

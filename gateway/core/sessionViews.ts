@@ -1,4 +1,5 @@
 import type { LiveSession } from './liveSessions.js';
+import type { OpenRequestEntry } from './serverRequests.js';
 import { projectMessage, type SessionStore, type StoredMessage } from './sessionStore.js';
 
 /** What a fake agent reports as its context window. */
@@ -66,6 +67,8 @@ export class SessionViews {
     private readonly store: SessionStore,
     /** `desktop_contract` of `session.info`: the first Hermes document's info.version. */
     private readonly desktopContract: number | string | null,
+    /** The unanswered server requests of a session (`open_requests`). */
+    private readonly openRequests: (sessionId: string) => OpenRequestEntry[],
   ) {}
 
   history(session: LiveSession): StoredMessage[] {
@@ -158,7 +161,7 @@ export class SessionViews {
         ? { assistant: turn.assistant, streaming: true, user: turn.user, display_kind: turn.displayKind ?? null, corrections: [...turn.corrections] }
         : null,
       queued: session.queue[0] ? { user: session.queue[0].text } : null,
-      open_requests: [],
+      open_requests: this.openRequests(session.id),
     });
     return snapshot;
   }

@@ -2,6 +2,8 @@ import type { ContractSet } from '../core/contract/contractSet.js';
 import type { SchemaValidators } from '../core/contract/schemaValidators.js';
 import type { InboundGate } from '../core/inboundGate.js';
 import type { OutboundFunnel } from '../core/outboundFunnel.js';
+import type { AnswerGate } from '../core/serverRequests.js';
+import type { EmitGate } from '../core/sessionEvents.js';
 import type { HandlerFailure } from '../hooks/hookBus.js';
 
 /**
@@ -15,6 +17,10 @@ export interface FaultSeams {
   readonly inbound: InboundGate;
   /** Tells `listener` about every hook handler that threw, rejected or timed out; returns the unsubscription. */
   onHookFailure(listener: (failure: HandlerFailure) => void): () => void;
+  /** Every session event, before it is stamped: a gate may suppress it (no seq, not in the ring, not sent). */
+  gateEvents(gate: EmitGate): () => void;
+  /** Every accepted answer to a server request, before it reaches the turn that waits for it. */
+  gateAnswers(gate: AnswerGate): () => void;
   readonly contracts: ContractSet;
   readonly validators: SchemaValidators;
   readonly legacyMessages: boolean;

@@ -30,7 +30,7 @@ function onExactReplays(change: (answer: SinceAnswer) => Frame): FrameIntercepto
 
 const withEvents = (answer: SinceAnswer, events: Frame[], extra: Frame = {}): Frame => ({ ...answer.result, events, count: events.length, ...extra });
 
-const STREAMING = new Set(['message.start', 'message.delta']);
+const STREAMING = new Set(['message.start', 'tool.start', 'tool.complete', 'message.delta']);
 
 /** Without the trailing events of a turn that has not completed yet (those the ring would only get on commit). */
 function committedOnly(events: Frame[]): Frame[] {

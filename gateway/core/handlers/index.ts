@@ -1,4 +1,5 @@
 import { type BranchingDeps, branchingHandlers } from './branching.js';
+import { type ConnectionDeps, connectionHandlers } from './connection.js';
 import type { HandlerTable } from './handlerTypes.js';
 import { type HookHandlerDeps, hookHandlers } from './hooks.js';
 import { type ListingDeps, listingHandlers } from './listing.js';
@@ -24,7 +25,8 @@ export type StatefulHandlerDeps = SessionCreateDeps &
   ReplayDeps &
   SpawnTreeDeps &
   OneshotDeps &
-  HookHandlerDeps;
+  HookHandlerDeps &
+  ConnectionDeps;
 
 /** Every Hermes method the reference gateway implements (and the session-hooks extension's); a loaded method outside this table gets the schema responder. */
 export function statefulHandlers(deps: StatefulHandlerDeps): HandlerTable {
@@ -41,5 +43,6 @@ export function statefulHandlers(deps: StatefulHandlerDeps): HandlerTable {
     ...spawnTreeHandlers(deps),
     ...oneshotHandlers(deps),
     ...hookHandlers(deps),
+    ...connectionHandlers(deps),
   };
 }

@@ -1,5 +1,5 @@
 import type { FakeAgent } from '../fakeAgent.js';
-import type { LiveSession } from '../liveSessions.js';
+import { type LiveSession, mintInputId } from '../liveSessions.js';
 import type { SessionLifecycle } from '../sessionLifecycle.js';
 import type { SessionStore, StoredMessage } from '../sessionStore.js';
 import type { SessionViews } from '../sessionViews.js';
@@ -31,6 +31,19 @@ export interface TurnDeps {
   readonly views: SessionViews;
 }
 
+type Disposition = 'starting' | 'queued' | 'steered' | 'redirected';
+
+/** `submission_ref` as SHARED_SESSION_WIRE allows it (1–64 printable ASCII characters); anything else is ignored. */
+function submissionRef(raw: unknown): string | undefined {
+  return typeof raw === 'string' && /^[\x20-\x7e]{1,64}$/.test(raw) ? raw : undefined;
+}
+
+/** A reply's `submission`: fitted away unless the served document declares it. */
+function submission(inputId: string, params: Record<string, unknown>, disposition: Disposition): Record<string, unknown> {
+  const ref = submissionRef(params['submission_ref']);
+  return { input_id: inputId, ...(ref !== undefined ? { ref } : {}), disposition };
+}
+
 export function turnHandlers({ store, sessions, agent, views }: TurnDeps): HandlerTable {
   const truncate = (session: LiveSession, index: number): void => {
     const row = store.get(session.key);
@@ -56,22 +69,24 @@ export function turnHandlers({ store, sessions, agent, views }: TurnDeps): Handl
         truncate(session, cut);
       }
       sessions.ensureRow(session);
+      const prompt = { text, displayKind, inputId: mintInputId(session) };
       const running = session.turn;
       if (running) {
         if (params['interrupted'] === true) {
           agent.interrupt(session, running, false);
-          context.afterReply(agent.start(session, text, displayKind));
-          return { status: 'redirected' };
+          context.afterReply(agent.start(session, prompt));
+          return { status: 'redirected', submission: submission(prompt.inputId, params, 'redirected') };
         }
         if (params['queued'] === false) {
           running.corrections.push(text);
-          return { status: 'steered' };
+          running.inputIds.push(prompt.inputId);
+          return { status: 'steered', submission: submission(prompt.inputId, params, 'steered') };
         }
-        session.queue.push({ text, displayKind });
-        return { status: 'queued' };
+        session.queue.push(prompt);
+        return { status: 'queued', submission: submission(prompt.inputId, params, 'queued') };
       }
-      context.afterReply(agent.start(session, text, displayKind));
-      return { status: 'streaming' };
+      context.afterReply(agent.start(session, prompt));
+      return { status: 'streaming', submission: submission(prompt.inputId, params, 'starting') };
     },
 
     // Interrupting also drops the prompts queued behind the running turn.
@@ -88,8 +103,11 @@ export function turnHandlers({ store, sessions, agent, views }: TurnDeps): Handl
       const session = sessions.require(params['session_id']);
       const text = str(params['text']) ?? '';
       if (!session.turn) return { status: 'rejected', text };
+      const inputId = mintInputId(session);
       session.turn.corrections.push(text);
-      return { status: 'queued', text };
+      session.turn.inputIds.push(inputId);
+      // A successful steer keeps the legacy "queued" status; its disposition tells it from next-turn queueing.
+      return { status: 'queued', text, submission: submission(inputId, params, 'steered') };
     },
 
     'session.redirect': (params, context) => {
@@ -98,13 +116,15 @@ export function turnHandlers({ store, sessions, agent, views }: TurnDeps): Handl
       if (session.agent === 'building' || session.agent === 'none') {
         if (session.agent === 'none') sessions.scheduleBuild(session);
         sessions.ensureRow(session);
-        session.queue.push({ text, displayKind: undefined });
-        return { status: 'queued', text };
+        const queued = { text, displayKind: undefined, inputId: mintInputId(session) };
+        session.queue.push(queued);
+        return { status: 'queued', text, submission: submission(queued.inputId, params, 'queued') };
       }
       if (!session.turn) return { status: 'rejected', text };
       agent.interrupt(session, session.turn, false);
-      context.afterReply(agent.start(session, text, undefined));
-      return { status: 'redirected', text };
+      const prompt = { text, displayKind: undefined, inputId: mintInputId(session) };
+      context.afterReply(agent.start(session, prompt));
+      return { status: 'redirected', text, submission: submission(prompt.inputId, params, 'redirected') };
     },
 
     'session.undo': async (params) => {
