@@ -6,6 +6,7 @@ import { PARAMS_FAULTS } from './paramsFaults.js';
 import { REPLAY_FAULTS } from './replayFaults.js';
 import { RESULT_FAULTS } from './resultFaults.js';
 import { SCENARIO_FAULTS } from './scenarioFaults.js';
+import { SERVER_REQUEST_FAULTS } from './serverRequestFaults.js';
 
 /** Every fault the reference gateway can be started with, in catalogue order. */
 export const GATEWAY_FAULTS: readonly GatewayFault[] = [
@@ -16,6 +17,7 @@ export const GATEWAY_FAULTS: readonly GatewayFault[] = [
   ...REPLAY_FAULTS,
   ...SCENARIO_FAULTS,
   ...HOOKS_FAULTS,
+  ...SERVER_REQUEST_FAULTS,
 ];
 
 const BY_NAME = new Map(GATEWAY_FAULTS.map((fault) => [fault.name, fault]));
