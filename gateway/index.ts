@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { ContractViolation } from './core/contractChecker.js';
 import { GatewayCore } from './core/gatewayCore.js';
@@ -9,6 +10,7 @@ import { assertFaultNames, installFaults } from './faults/faultRegistry.js';
 import { DEFAULT_HOOK_TIMEOUT_MS } from './hooks/hookBus.js';
 import type { PluginSpec } from './hooks/pluginSpecs.js';
 import { GatewayServer, RPC_PATH, WS_PATH } from './transport/gatewayServer.js';
+import { attachStdio } from './transport/stdio.js';
 
 export interface GatewayOptions {
   /** Default: the repository's full Hermes document. Methods, server requests and events are the union of the documents'. */
@@ -127,6 +129,43 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
       if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A gateway speaking newline-delimited JSON-RPC on a pair of streams (default: this process's stdin and stdout). */
+export type StdioGatewayOptions = Omit<GatewayOptions, 'host' | 'port' | 'token' | 'allowedOrigins'> & { input?: Readable; output?: Writable };
+
+export interface RunningStdioGateway {
+  readonly dataDir: string;
+  readonly core: GatewayCore;
+  /** Resolves when the input ends (the gateway has then closed itself). */
+  readonly ended: Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The reference gateway on stdio, as the Hermes TUI spawns `python -m tui_gateway.entry`: one connection for the
+ * life of the input, `gateway.ready` first, then one JSON value per line each way. When the input ends the
+ * connection drops and the gateway closes.
+ */
+export async function startStdioGateway(options: StdioGatewayOptions = {}): Promise<RunningStdioGateway> {
+  assertFaultNames(options.faults ?? []);
+  const ownsDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'contract-gate-gateway-'));
+  mkdirSync(dataDir, { recursive: true });
+  const log = options.log ?? (() => undefined);
+  const core = createGatewayCore({ ...options, dataDir, log });
+  const output = options.output ?? process.stdout;
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    core.close();
+    if (output !== process.stdout) output.end();
+    if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
+  const link = attachStdio(core, options.input ?? process.stdin, output, log);
+  const ended = link.ended.then(close);
+  return { dataDir, core, ended, close };
 }
 
 export type { ContractViolation } from './core/contractChecker.js';

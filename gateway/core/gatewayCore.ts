@@ -184,7 +184,9 @@ export class GatewayCore {
     const connection = new GatewayConnection(`c${this.nextConnection++}`, link, link.kind !== 'http');
     if (!connection.eventsEnabled) return connection;
     this.connections.add(connection);
-    const payload = this.shapes.event('gateway.ready', { skin: this.options.skin, change_events: true, heartbeat: true, replay_epoch: this.epoch.value });
+    // Over stdio Hermes sends no heartbeat flag (entry.py): null, so a client starts no heartbeat there.
+    const heartbeat = link.kind === 'stdio' ? null : true;
+    const payload = this.shapes.event('gateway.ready', { skin: this.options.skin, change_events: true, heartbeat, replay_epoch: this.epoch.value });
     // The ready frame is built by the transport, not emitted by a session: checked only where it is declared.
     if (this.contracts.notifications.has('gateway.ready')) this.checker.checkEvent('gateway.ready', payload);
     this.funnel.send(connection, { kind: 'ready', frame: { jsonrpc: '2.0', method: 'event', params: { type: 'gateway.ready', payload } } });
