@@ -72,6 +72,8 @@ export class GatewayCore {
   readonly serverRequests: ServerRequests;
   /** What faults are installed through. */
   readonly seams: FaultSeams;
+  /** The loaded methods a stateful handler answers, sorted; every other loaded method gets the schema responder. */
+  readonly statefulMethods: readonly string[];
   private readonly epoch = new ReplayEpoch();
   private readonly timers = new Timers();
   private readonly connections = new Set<GatewayConnection>();
@@ -149,6 +151,9 @@ export class GatewayCore {
       dataDir: options.dataDir,
       maxResumeMessages: options.maxResumeMessages,
     });
+    this.statefulMethods = Object.keys(handlers)
+      .filter((name) => contracts.methods.has(name))
+      .sort();
     this.dispatcher = new Dispatcher({
       contracts,
       inbound: this.inbound,
