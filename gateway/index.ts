@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 import { GATEWAY_CONTRACTS_DIR } from './packageRoot.js';
 import type { ContractViolation } from './core/contractChecker.js';
 import { GatewayCore } from './core/gatewayCore.js';
@@ -9,9 +10,10 @@ import { assertFaultNames, installFaults } from './faults/faultRegistry.js';
 import { DEFAULT_HOOK_TIMEOUT_MS } from './hooks/hookBus.js';
 import type { PluginSpec } from './hooks/pluginSpecs.js';
 import { GatewayServer, RPC_PATH, WS_PATH } from './transport/gatewayServer.js';
+import { attachStdio } from './transport/stdio.js';
 
 export interface GatewayOptions {
-  /** Default: the repository's Hermes session lifecycle document. Methods are the union of the documents' methods. */
+  /** Default: the repository's full Hermes document. Methods, server requests and events are the union of the documents'. */
   contractPaths?: string[];
   /** Default 127.0.0.1. */
   host?: string;
@@ -43,6 +45,8 @@ export interface GatewayOptions {
   plugins?: readonly PluginSpec[];
   /** Time limit of one hook handler; one that exceeds it is logged and skipped. Default 5 000. */
   hookTimeoutMs?: number;
+  /** An unanswered server→client request is withdrawn (`request.cancel`, reason `timeout`) after this long; 0 never. Default 30 000. */
+  serverRequestTimeoutMs?: number;
   /** Deliberate faults switched on by name (see `GATEWAY_FAULTS`), for proving that the harness's checks can fail. */
   faults?: string[];
 }
@@ -57,17 +61,18 @@ export interface RunningGateway {
   /** The current replay epoch (changes on restart). */
   readonly replayEpoch: string;
   readonly dataDir: string;
-  /** The transport-free core: lifecycle events, the inbound gate and outbound funnel for fault layers, and `core.hooks`. */
+  /** The transport-free core: lifecycle events, the inbound gate and outbound funnel, the fault seams, and `core.hooks`. */
   readonly core: GatewayCore;
   /** Same port and stored rows, a new replay_epoch, all sockets closed. */
   restart(): Promise<void>;
   close(): Promise<void>;
 }
 
-export const DEFAULT_CONTRACT_PATH = join(GATEWAY_CONTRACTS_DIR, 'hermes', 'session-lifecycle.openrpc.json');
+export const DEFAULT_CONTRACT_PATH = join(GATEWAY_CONTRACTS_DIR, 'hermes', 'gateway.openrpc.json');
 export const DEFAULT_BUILD_DELAY_MS = 50;
 export const DEFAULT_ORPHAN_GRACE_MS = 30_000;
 export const DEFAULT_MAX_RESUME_MESSAGES = 1_000;
+export const DEFAULT_SERVER_REQUEST_TIMEOUT_MS = 30_000;
 
 /** Builds the transport-free core from gateway options (also what in-memory tests use). */
 export function createGatewayCore(options: GatewayOptions & { dataDir: string }): GatewayCore {
@@ -85,6 +90,7 @@ export function createGatewayCore(options: GatewayOptions & { dataDir: string })
     skin: { name: 'default' },
     plugins: options.plugins ?? [],
     hookTimeoutMs: options.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
+    serverRequestTimeoutMs: options.serverRequestTimeoutMs ?? DEFAULT_SERVER_REQUEST_TIMEOUT_MS,
   });
   installFaults(core, options.faults ?? []);
   return core;
@@ -125,6 +131,43 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
   };
 }
 
+/** A gateway speaking newline-delimited JSON-RPC on a pair of streams (default: this process's stdin and stdout). */
+export type StdioGatewayOptions = Omit<GatewayOptions, 'host' | 'port' | 'token' | 'allowedOrigins'> & { input?: Readable; output?: Writable };
+
+export interface RunningStdioGateway {
+  readonly dataDir: string;
+  readonly core: GatewayCore;
+  /** Resolves when the input ends (the gateway has then closed itself). */
+  readonly ended: Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The reference gateway on stdio, as the Hermes TUI spawns `python -m tui_gateway.entry`: one connection for the
+ * life of the input, `gateway.ready` first, then one JSON value per line each way. When the input ends the
+ * connection drops and the gateway closes.
+ */
+export async function startStdioGateway(options: StdioGatewayOptions = {}): Promise<RunningStdioGateway> {
+  assertFaultNames(options.faults ?? []);
+  const ownsDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'contract-gate-gateway-'));
+  mkdirSync(dataDir, { recursive: true });
+  const log = options.log ?? (() => undefined);
+  const core = createGatewayCore({ ...options, dataDir, log });
+  const output = options.output ?? process.stdout;
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    core.close();
+    if (output !== process.stdout) output.end();
+    if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
+  const link = attachStdio(core, options.input ?? process.stdin, output, log);
+  const ended = link.ended.then(close);
+  return { dataDir, core, ended, close };
+}
+
 export type { ContractViolation } from './core/contractChecker.js';
 export type { LifecycleEvent, SessionCloseReason } from './core/lifecycleEvents.js';
 export type { InboundDecision, InboundFrame, InboundInterceptor } from './core/inboundGate.js';
@@ -133,8 +176,7 @@ export { GatewayCore } from './core/gatewayCore.js';
 export { BUILTIN_PLUGINS, RecordPlugin } from './hooks/builtinPlugins.js';
 export { DEFAULT_HOOK_PRIORITY, DEFAULT_HOOK_TIMEOUT_MS, HookBus } from './hooks/hookBus.js';
 export { assertFaultNames, faultNamed, GATEWAY_FAULTS, installFaults, UnknownFaultError } from './faults/faultRegistry.js';
-export type { GatewayFault } from './faults/faultTypes.js';
-export { HOOK_FAULTS, type HookFaultName } from './hooks/hookFaults.js';
+export type { FaultSeams, GatewayFault } from './faults/faultTypes.js';
 export type * from './hooks/hookTypes.js';
 export { HOOK_MODES, HOOK_NAMES } from './hooks/hookTypes.js';
 export { parsePluginArgument, parsePluginsConfig, type PluginConfig, type PluginsConfig, type PluginSpec } from './hooks/pluginSpecs.js';

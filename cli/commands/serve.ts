@@ -1,7 +1,18 @@
 import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { BUILTIN_PLUGINS, GATEWAY_FAULTS, parsePluginArgument, parsePluginsConfig, type PluginConfig, startGateway, type GatewayOptions, UnknownFaultError, assertFaultNames } from '../../gateway/index.js';
+import {
+  BUILTIN_PLUGINS,
+  GATEWAY_FAULTS,
+  parsePluginArgument,
+  parsePluginsConfig,
+  type PluginConfig,
+  startGateway,
+  startStdioGateway,
+  type GatewayOptions,
+  UnknownFaultError,
+  assertFaultNames,
+} from '../../gateway/index.js';
 import { HarnessError } from '../../core/index.js';
 import { EXIT } from '../exitCodes.js';
 import { collect, integerOption } from '../lib/options.js';
@@ -22,6 +33,8 @@ interface ServeOptions {
   buildDelay?: number;
   orphanGrace?: number;
   seed?: number;
+  serverRequestTimeoutMs?: number;
+  stdio?: boolean;
   plugin?: string[];
   pluginsConfig?: string;
   hookTimeout?: number;
@@ -47,6 +60,8 @@ export function registerServeCommand(program: Command, setExitCode: (code: numbe
     .option('--build-delay <ms>', 'delay of the agent build after session.create (default 50)', integerOption('--build-delay', 0))
     .option('--orphan-grace <ms>', 'grace window before a detached session is reaped (default 30000)', integerOption('--orphan-grace', 0))
     .option('--seed <n>', 'seed of the schema-driven responder (methods without a Hermes handler)', integerOption('--seed'))
+    .option('--server-request-timeout-ms <ms>', 'withdraw an unanswered server→client request (request.cancel, reason timeout) after this long; 0 never (default 30000)', integerOption('--server-request-timeout-ms', 0))
+    .option('--stdio', 'speak newline-delimited JSON-RPC on stdin/stdout instead of listening (as the Hermes TUI spawns tui_gateway.entry); exits when stdin ends')
     .option('--plugin <NAME[:ARG]>', 'install a built-in session hook plugin (repeatable, in order; listed below)', collect)
     .option('--plugins-config <file>', 'JSON: a list of "NAME[:ARG]" or {name, arg?, priority?, mode?}, or {"plugins": [...], "hookTimeoutMs": n}; installed before --plugin')
     .option('--hook-timeout <ms>', 'time limit of one hook handler; one that exceeds it is logged and skipped (default 5000)', integerOption('--hook-timeout', 1))
@@ -57,7 +72,8 @@ export function registerServeCommand(program: Command, setExitCode: (code: numbe
       'after',
       `
 Prints exactly one line, "contract-gate gateway listening on ws://HOST:PORT/api/ws", once it accepts
-connections. Started with an older contract (e.g. contracts/hermes/session-lifecycle.pre-cwd-explicit.openrpc.json)
+connections. With --stdio, stdout is the wire instead: gateway.ready, then one JSON value per line (logs go to
+stderr with --verbose); it runs until stdin ends. Started with an older contract (e.g. contracts/hermes/session-lifecycle.pre-cwd-explicit.openrpc.json)
 it behaves as an older backend: keys that document does not declare are rejected with 4000.
 
 Built-in session hook plugins (meant for tests; priority 50; a config entry may set priority and mode):
@@ -129,11 +145,13 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
     ...(options.buildDelay !== undefined ? { buildDelayMs: options.buildDelay } : {}),
     ...(options.orphanGrace !== undefined ? { orphanGraceMs: options.orphanGrace } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(options.serverRequestTimeoutMs !== undefined ? { serverRequestTimeoutMs: options.serverRequestTimeoutMs } : {}),
     ...(hookSetup.plugins.length > 0 ? { plugins: hookSetup.plugins } : {}),
     ...(hookSetup.hookTimeoutMs !== undefined ? { hookTimeoutMs: hookSetup.hookTimeoutMs } : {}),
     ...(options.fault?.length ? { faults: options.fault } : {}),
     ...(options.verbose ? { log: (line: string) => process.stderr.write(`gateway: ${line}\n`) } : {}),
   };
+  if (options.stdio) return serveStdio(options, gatewayOptions);
   let gateway;
   try {
     gateway = await startGateway(gatewayOptions);
@@ -147,6 +165,29 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
     const stop = (): void => resolveStop();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+  });
+  await gateway.close();
+  return EXIT.OK;
+}
+
+/** `serve --stdio`: the wire is stdin/stdout; nothing else is written to stdout. */
+async function serveStdio(options: ServeOptions, gatewayOptions: GatewayOptions): Promise<number> {
+  if (options.token || options.tokenEnv || options.allowedOrigin?.length) {
+    throw new HarnessError('USAGE', '--stdio takes no --token, --token-env or --allowed-origin: a stdio peer is the process that spawned the gateway');
+  }
+  const { host: _host, port: _port, token: _token, allowedOrigins: _origins, ...stdioOptions } = gatewayOptions;
+  let gateway;
+  try {
+    gateway = await startStdioGateway(stdioOptions);
+  } catch (error) {
+    if (HarnessError.is(error)) throw error;
+    throw new HarnessError('USAGE', `cannot start the gateway: ${(error as Error).message}`, { cause: error });
+  }
+  if (options.fault?.length) process.stderr.write(`contract-gate: faults switched on: ${options.fault.join(', ')}\n`);
+  await new Promise<void>((resolveStop) => {
+    void gateway.ended.then(resolveStop);
+    process.once('SIGINT', resolveStop);
+    process.once('SIGTERM', resolveStop);
   });
   await gateway.close();
   return EXIT.OK;

@@ -1,10 +1,10 @@
-import type { ContractSet, MethodContract, SchemaNode } from './contract/contractSet.js';
+import { type ContractSet, isPayloadless, type MethodContract } from './contract/contractSet.js';
 import type { SchemaValidators } from './contract/schemaValidators.js';
 
 /** A result or event payload the gateway produced that its own contract does not allow. */
 export interface ContractViolation {
-  readonly kind: 'result' | 'event';
-  /** The method name or the event type. */
+  readonly kind: 'result' | 'event' | 'server-request';
+  /** The method name, the event type or the server request method. */
   readonly subject: string;
   /** Dotted path inside the value ('' for the value itself). */
   readonly path: string;
@@ -13,13 +13,6 @@ export interface ContractViolation {
 }
 
 export type StrictOption = boolean | ((violation: ContractViolation) => void);
-
-function isPayloadless(schema: SchemaNode): boolean {
-  if (typeof schema === 'boolean') return false;
-  const properties = schema['properties'];
-  const empty = properties === undefined || (typeof properties === 'object' && properties !== null && Object.keys(properties).length === 0);
-  return schema['type'] === 'object' && schema['additionalProperties'] === false && empty;
-}
 
 /**
  * Hermes's `check_result` / `check_payload`: every result and event payload is validated. A violation is always
@@ -48,6 +41,22 @@ export class ContractChecker {
     const issue = this.validators.check(method.result, value);
     if (!issue) return undefined;
     return this.report({ kind: 'result', subject: method.name, path: issue.path.join('.'), reason: issue.reason, value });
+  }
+
+  /** The params of a server→client request (by-name slots, or one whole-object slot), as Hermes's `_register` checks them. */
+  checkServerRequest(request: MethodContract, params: Record<string, unknown>): ContractViolation | undefined {
+    const whole = request.shape === 'whole-object';
+    for (const descriptor of request.params) {
+      const value = whole ? params : params[descriptor.name];
+      const at = whole ? '' : descriptor.name;
+      if (value === undefined) {
+        if (descriptor.required) return this.report({ kind: 'server-request', subject: request.name, path: at, reason: 'Field required', value: params });
+        continue;
+      }
+      const issue = this.validators.check(descriptor.schema, value);
+      if (issue) return this.report({ kind: 'server-request', subject: request.name, path: [at, ...issue.path].filter(Boolean).join('.'), reason: issue.reason, value: params });
+    }
+    return undefined;
   }
 
   checkEvent(type: string, payload: unknown): ContractViolation | undefined {

@@ -1,8 +1,13 @@
+import type { ContractSet } from './contract/contractSet.js';
+import type { ContractChecker } from './contractChecker.js';
 import type { GatewayConnection } from './gatewayConnection.js';
-import type { GatewayRuntime } from './gatewayRuntime.js';
 import type { HandlerContext, HandlerTable } from './handlers/handlerTypes.js';
+import type { InboundGate } from './inboundGate.js';
+import type { OutboundFunnel } from './outboundFunnel.js';
 import type { ParamsAdmission } from './paramsAdmission.js';
-import type { SchemaResponder } from './schemaResponder.js';
+import type { OutboundShapes } from './outboundShapes.js';
+import type { SchemaAnswers } from './schemaAnswers.js';
+import type { ServerRequests } from './serverRequests.js';
 import { ErrorCode, GatewayError, OUT_OF_SYNC_SUFFIX } from './wireErrors.js';
 
 type RequestId = string | number | null;
@@ -23,17 +28,27 @@ const ok = (id: RequestId, result: unknown): Record<string, unknown> => ({ jsonr
 const err = (id: RequestId, code: number, message: string): Record<string, unknown> => ({ jsonrpc: '2.0', id, error: { code, message } });
 
 /**
- * The admission order of spec §2.3: responses to server requests are dropped silently, then an unknown method
+ * The admission order of spec §2.3: a response to a server request settles it, unanswered, then an unknown method
  * answers -32601, then the unknown-key check (4000 / -32602), then the contract check, then the handler (or the
  * schema-driven responder when the method has no Hermes handler). A crashing handler answers -32603.
  */
+export interface DispatcherDeps {
+  readonly contracts: ContractSet;
+  readonly inbound: InboundGate;
+  readonly funnel: OutboundFunnel;
+  readonly checker: ContractChecker;
+  readonly admission: ParamsAdmission;
+  readonly schemaAnswers: SchemaAnswers;
+  readonly shapes: OutboundShapes;
+  readonly serverRequests: ServerRequests;
+  readonly handlers: HandlerTable;
+  /** v0.21.3 wording: no out-of-sync suffix on -32601. */
+  readonly legacyMessages: boolean;
+  readonly log: (line: string) => void;
+}
+
 export class Dispatcher {
-  constructor(
-    private readonly rt: GatewayRuntime,
-    private readonly admission: ParamsAdmission,
-    private readonly responder: SchemaResponder,
-    private readonly handlers: HandlerTable,
-  ) {}
+  constructor(private readonly deps: DispatcherDeps) {}
 
   /** One text frame: one JSON value, surrounding whitespace (a trailing newline) tolerated, empty frames ignored. */
   async receive(connection: GatewayConnection, text: string): Promise<void> {
@@ -46,18 +61,18 @@ export class Dispatcher {
       this.parseError(connection);
       return;
     }
-    const decision = this.rt.inbound.admit({ text: trimmed, value }, connection);
+    const decision = this.deps.inbound.admit({ text: trimmed, value }, connection);
     if (decision === 'drop') return;
     if ('reply' in decision) {
       const request = isPlainObject(value) && typeof value['method'] === 'string' ? { method: value['method'], params: value['params'] } : {};
-      this.rt.funnel.send(connection, { kind: 'response', frame: decision.reply, ...request });
+      this.deps.funnel.send(connection, { kind: 'response', frame: decision.reply, ...request });
       return;
     }
     await this.handle(connection, decision.value);
   }
 
   parseError(connection: GatewayConnection): void {
-    this.rt.funnel.send(connection, { kind: 'response', frame: { ...PARSE_ERROR_FRAME, error: { ...PARSE_ERROR_FRAME.error } } });
+    this.deps.funnel.send(connection, { kind: 'response', frame: { ...PARSE_ERROR_FRAME, error: { ...PARSE_ERROR_FRAME.error } } });
   }
 
   async handle(connection: GatewayConnection, value: unknown): Promise<void> {
@@ -66,15 +81,15 @@ export class Dispatcher {
     try {
       answer = await this.answer(connection, value, after);
     } catch (error) {
-      this.rt.log(`dispatch failed: ${(error as Error).stack ?? String(error)}`);
+      this.deps.log(`dispatch failed: ${(error as Error).stack ?? String(error)}`);
       return;
     }
-    if (answer) this.rt.funnel.send(connection, { kind: 'response', frame: answer.frame, ...(answer.method ? { method: answer.method, params: answer.params } : {}) });
+    if (answer) this.deps.funnel.send(connection, { kind: 'response', frame: answer.frame, ...(answer.method ? { method: answer.method, params: answer.params } : {}) });
     for (const task of after) {
       try {
         task();
       } catch (error) {
-        this.rt.log(`post-reply task failed: ${(error as Error).stack ?? String(error)}`);
+        this.deps.log(`post-reply task failed: ${(error as Error).stack ?? String(error)}`);
       }
     }
   }
@@ -83,7 +98,11 @@ export class Dispatcher {
     // The real gateway's answer to a malformed envelope is not documented (spec §8.4): this one answers
     // -32600 "invalid request", echoing the id when it is a valid JSON-RPC id, else null.
     if (!isPlainObject(value)) return { frame: err(null, ErrorCode.INVALID_REQUEST, 'invalid request') };
-    if (!('method' in value) && 'id' in value && ('result' in value || 'error' in value)) return undefined;
+    // A response to a server→client request settles it (or is dropped: unknown id, duplicate, late); never answered.
+    if (!('method' in value) && 'id' in value && ('result' in value || 'error' in value)) {
+      this.deps.serverRequests.resolve(value);
+      return undefined;
+    }
     const hasId = 'id' in value;
     const rawId = value['id'];
     const idValid = rawId === null || typeof rawId === 'string' || (typeof rawId === 'number' && Number.isFinite(rawId));
@@ -98,27 +117,27 @@ export class Dispatcher {
 
   private async call(connection: GatewayConnection, method: string, rawParams: unknown, id: RequestId, after: Array<() => void>): Promise<Record<string, unknown>> {
     if (method === 'gateway.ping') return ok(id, { ok: true });
-    const contract = this.rt.contracts.methods.get(method);
+    const contract = this.deps.contracts.methods.get(method);
     if (!contract) {
-      const suffix = this.rt.settings.legacyMessages ? '' : OUT_OF_SYNC_SUFFIX;
+      const suffix = this.deps.legacyMessages ? '' : OUT_OF_SYNC_SUFFIX;
       return err(id, ErrorCode.METHOD_NOT_FOUND, `unknown method: ${method}${suffix}`);
     }
-    const admitted = this.admission.admit(contract, rawParams);
+    const admitted = this.deps.admission.admit(contract, rawParams);
     if (!admitted.ok) return err(id, admitted.error.code, admitted.error.message);
-    const handler = this.handlers[method];
+    const handler = this.deps.handlers[method];
     const pending: Array<() => void> = [];
     const context: HandlerContext = { method, connection, afterReply: (task) => pending.push(task) };
     let result: unknown;
     try {
-      result = handler ? await handler(admitted.params, context) : this.responder.respond(contract);
+      result = handler ? this.deps.shapes.result(contract, await handler(admitted.params, context)) : this.deps.schemaAnswers.answer(contract, admitted.params);
     } catch (error) {
       if (error instanceof GatewayError) return err(id, error.code, error.message);
-      this.rt.log(`handler ${method} crashed: ${(error as Error).stack ?? String(error)}`);
+      this.deps.log(`handler ${method} crashed: ${(error as Error).stack ?? String(error)}`);
       return err(id, ErrorCode.INTERNAL_ERROR, 'internal error');
     }
     if (result === undefined) result = null;
-    const violation = this.rt.checker.checkResult(contract, result);
-    if (violation && this.rt.checker.raisesOnResult) return err(id, ErrorCode.INTERNAL_ERROR, 'internal error');
+    const violation = this.deps.checker.checkResult(contract, result);
+    if (violation && this.deps.checker.raisesOnResult) return err(id, ErrorCode.INTERNAL_ERROR, 'internal error');
     after.push(...pending);
     return ok(id, result);
   }

@@ -1,6 +1,6 @@
 /** What a transport gives the core: a way to send one text frame and to close. */
 export interface TransportLink {
-  readonly kind: 'ws' | 'http' | 'memory';
+  readonly kind: 'ws' | 'http' | 'memory' | 'stdio';
   /** The Origin header of the upgrade or request, when one was sent. */
   readonly origin?: string;
   send(text: string): void;

@@ -6,14 +6,18 @@ import type { TimerHandle } from './timers.js';
 /** `none`: a lazy session without an agent; `prompt.submit` upgrades it. */
 export type AgentState = 'none' | 'building' | 'ready' | 'failed';
 
+/** One accepted prompt: its text, display kind and the input id minted for it (SHARED_SESSION_WIRE `inputs`). */
 export interface QueuedTurn {
   readonly text: string;
   readonly displayKind: string | undefined;
+  readonly inputId: string;
 }
 
 export interface ActiveTurn {
   readonly user: string;
   readonly displayKind: string | undefined;
+  /** The input ids of the turn: its prompt's, then those of accepted corrections. */
+  readonly inputIds: string[];
   readonly startedAt: number;
   assistant: string;
   readonly corrections: string[];
@@ -55,6 +59,8 @@ export interface LiveSession {
   turn: ActiveTurn | undefined;
   queue: QueuedTurn[];
   interactionCount: number;
+  /** Input ids minted so far (`I1`, `I2`, …), one per accepted prompt or correction. */
+  inputsMinted: number;
   hydrating: boolean;
   reaper: TimerHandle | undefined;
   closed: boolean;
@@ -93,6 +99,7 @@ export class LiveSessions {
       turn: undefined,
       queue: [],
       interactionCount: 0,
+      inputsMinted: 0,
       hydrating: false,
       reaper: undefined,
       closed: false,
@@ -152,4 +159,10 @@ export class LiveSessions {
       }
     }
   }
+}
+
+/** A fresh input id of the session, for one accepted prompt or correction. */
+export function mintInputId(session: LiveSession): string {
+  session.inputsMinted += 1;
+  return `I${session.inputsMinted}`;
 }

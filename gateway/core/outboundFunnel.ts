@@ -1,16 +1,16 @@
 import type { GatewayConnection } from './gatewayConnection.js';
 
-export type OutboundKind = 'ready' | 'response' | 'event';
+export type OutboundKind = 'ready' | 'response' | 'event' | 'request';
 
 /** One frame on its way out, with what an interceptor needs to know about it. */
 export interface OutboundFrame {
   readonly kind: OutboundKind;
   readonly frame: Record<string, unknown>;
-  /** The request method a response answers. */
+  /** The request method a response answers, or the method of a server→client request. */
   readonly method?: string;
   /** The request params a response answers (as received). */
   readonly params?: unknown;
-  /** The session an event belongs to. */
+  /** The session an event or a server→client request belongs to. */
   readonly sessionId?: string;
 }
 

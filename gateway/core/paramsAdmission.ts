@@ -43,12 +43,8 @@ export class ParamsAdmission {
   admit(method: MethodContract, raw: unknown): Admission {
     const shaped = this.slots(method, raw);
     if ('error' in shaped) return { ok: false, error: shaped.error };
-    const resolve = (ref: string) => this.contracts.resolveRef(method.document, ref);
-    for (const slot of shaped.slots) {
-      if (slot.value === undefined) continue;
-      const extra = firstExtraKey(slot.value, slot.descriptor.schema.schema, resolve, slot.prefix);
-      if (extra) return { ok: false, error: this.extraKeyError(method, extra) };
-    }
+    const extra = this.extraIn(method, shaped);
+    if (extra) return { ok: false, error: this.extraKeyError(method, extra) };
     for (const slot of shaped.slots) {
       if (slot.value === undefined) {
         if (slot.descriptor.required) return { ok: false, error: this.invalid(method, [...slot.prefix], 'Field required') };
@@ -58,6 +54,26 @@ export class ParamsAdmission {
       if (issue) return { ok: false, error: this.invalid(method, [...slot.prefix, ...issue.path], issue.reason) };
     }
     return { ok: true, params: shaped.params };
+  }
+
+  /**
+   * The location of the first unknown key of `raw` in Pydantic's order, or undefined. `closeOpenModels` treats open
+   * models as closed too (what a gateway that misreads them rejects).
+   */
+  unknownKey(method: MethodContract, raw: unknown, options: { closeOpenModels?: boolean } = {}): string[] | undefined {
+    const shaped = this.slots(method, raw);
+    return 'error' in shaped ? undefined : this.extraIn(method, shaped, options);
+  }
+
+  private extraIn(method: MethodContract, shaped: { slots: Slot[]; params: Record<string, unknown> }, options: { closeOpenModels?: boolean } = {}): string[] | undefined {
+    const resolve = (ref: string) => this.contracts.resolveRef(method.document, ref);
+    for (const slot of shaped.slots) {
+      if (slot.value === undefined) continue;
+      const extra = firstExtraKey(slot.value, slot.descriptor.schema.schema, resolve, slot.prefix, options);
+      if (extra) return extra;
+    }
+    const topLevel = this.undeclaredMember(method, shaped.params);
+    return topLevel === undefined ? undefined : [topLevel];
   }
 
   private slots(method: MethodContract, raw: unknown): { slots: Slot[]; params: Record<string, unknown> } | { error: WireError } {
@@ -83,7 +99,7 @@ export class ParamsAdmission {
       });
       return { slots, params };
     }
-    const object = raw === undefined ? {} : raw;
+    const object = raw === undefined || (raw === null && method.document.profile === 'hermes') ? {} : raw;
     if (!isPlainObject(object)) return notA('dictionary');
     const slots = method.params.map((descriptor) => ({
       descriptor,
@@ -91,6 +107,16 @@ export class ParamsAdmission {
       prefix: [descriptor.name],
     }));
     return { slots, params: object };
+  }
+
+  /**
+   * Hermes params models are closed (`extra="forbid"`): under by-name params a member no descriptor names is an
+   * unknown key, reported after the declared fields as Pydantic does. Generic documents say nothing about it.
+   */
+  private undeclaredMember(method: MethodContract, params: Record<string, unknown>): string | undefined {
+    if (method.shape !== 'by-name' || method.document.profile !== 'hermes') return undefined;
+    const declared = new Set(method.params.map((descriptor) => descriptor.name));
+    return Object.keys(params).find((key) => !declared.has(key));
   }
 
   private extraKeyError(method: MethodContract, path: readonly string[]): WireError {

@@ -29,8 +29,8 @@ const FORMAT_SAMPLES: Record<string, string> = {
 };
 
 /**
- * Answers methods that have no Hermes handler with a seeded value of their result schema, checked with the
- * gateway's own validators (json-schema-faker is retried with other seeds, then a minimal value is tried).
+ * Seeded values of a schema (the results of methods without a stateful handler, the params of server requests, the
+ * payloads `/emit` sends), checked with the gateway's own validators (json-schema-faker is retried with other seeds, then a minimal value is tried).
  */
 export class SchemaResponder {
   private readonly calls = new Map<string, number>();
@@ -42,11 +42,14 @@ export class SchemaResponder {
   ) {}
 
   respond(method: MethodContract): unknown {
-    const result = method.result;
-    if (!result) return null;
-    const counter = this.calls.get(method.name) ?? 0;
-    this.calls.set(method.name, counter + 1);
-    const base = hashSeed(`${this.seed}\u0000${method.name}\u0000${counter}`);
+    return method.result ? this.valueOf(method.result, method.name) : null;
+  }
+
+  /** A seeded value of the schema `result`; `label` keys the per-subject call counter (a method, an event type, …). */
+  valueOf(result: SchemaAt, label: string): unknown {
+    const counter = this.calls.get(label) ?? 0;
+    this.calls.set(label, counter + 1);
+    const base = hashSeed(`${this.seed}\u0000${label}\u0000${counter}`);
     let last: unknown = null;
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       try {

@@ -1,5 +1,5 @@
 import { errorCode, isPlainObject, onResponses, reframed } from './frameRewrites.js';
-import type { FaultSpec } from './faultTypes.js';
+import type { GatewayFault } from './faultTypes.js';
 
 /** The method whose answers the per-method envelope faults spoil: nothing the harness binds depends on it. */
 export const ENVELOPE_FAULT_METHOD = 'session.status';
@@ -14,77 +14,85 @@ function malformed(value: unknown): boolean {
   return value['jsonrpc'] !== '2.0' || typeof value['method'] !== 'string';
 }
 
-export const ENVELOPE_FAULTS: Record<string, FaultSpec> = {
-  'envelope.parse-error-as-invalid-request': {
+export const ENVELOPE_FAULTS: readonly GatewayFault[] = [
+  {
+    name: 'envelope.parse-error-as-invalid-request',
     breaks: 'a frame that is not JSON is answered -32600 instead of -32700',
     check: 'envelope.parse-error',
-    install: (core) =>
-      core.funnel.use((outbound) => {
+    install: (seams) =>
+      seams.funnel.use((outbound) => {
         if (outbound.kind !== 'response' || errorCode(outbound.frame) !== -32700) return [outbound];
         return [reframed(outbound, { ...outbound.frame, error: { code: -32600, message: 'invalid request' } })];
       }),
   },
-  'envelope.unknown-method-as-invalid-params': {
+  {
+    name: 'envelope.unknown-method-as-invalid-params',
     breaks: 'an undeclared method is answered -32602 instead of -32601',
     check: 'envelope.unknown-method',
-    install: (core) =>
-      core.funnel.use((outbound) => {
+    install: (seams) =>
+      seams.funnel.use((outbound) => {
         if (outbound.kind !== 'response' || errorCode(outbound.frame) !== -32601) return [outbound];
         return [reframed(outbound, { ...outbound.frame, error: { code: -32602, message: 'invalid params' } })];
       }),
   },
-  'envelope.malformed-request-closes-socket': {
+  {
+    name: 'envelope.malformed-request-closes-socket',
     breaks: 'a malformed request (wrong jsonrpc, no method, not an object) closes the socket with 1002 instead of an error answer',
     check: 'envelope.invalid-request',
-    install: (core) =>
-      core.inbound.use((frame, connection) => {
+    install: (seams) =>
+      seams.inbound.use((frame, connection) => {
         if (!malformed(frame.value)) return { value: frame.value };
         connection.link.close(1002, 'protocol error');
         return 'drop';
       }),
   },
-  'envelope.batch-ignored': {
+  {
+    name: 'envelope.batch-ignored',
     breaks: 'a batch (JSON array) frame gets no answer at all',
     check: 'envelope.batch',
-    install: (core) => core.inbound.use((frame) => (Array.isArray(frame.value) && frame.value.length > 0 ? 'drop' : { value: frame.value })),
+    install: (seams) => seams.inbound.use((frame) => (Array.isArray(frame.value) && frame.value.length > 0 ? 'drop' : { value: frame.value })),
   },
-  'envelope.oversized-frame-crashes': {
+  {
+    name: 'envelope.oversized-frame-crashes',
     breaks: 'a frame over 1 MiB closes the socket with 1011 (a crash) instead of an answer or 1009',
     check: 'envelope.oversized-frame',
-    install: (core) =>
-      core.inbound.use((frame, connection) => {
+    install: (seams) =>
+      seams.inbound.use((frame, connection) => {
         if (Buffer.byteLength(frame.text, 'utf8') <= OVERSIZED_BYTES) return { value: frame.value };
         connection.link.close(1011, 'internal error');
         return 'drop';
       }),
   },
-  'envelope.fractional-id-truncated': {
+  {
+    name: 'envelope.fractional-id-truncated',
     breaks: 'a fractional request id (1.5) is echoed as an integer (1)',
     check: 'envelope.id-types',
-    install: (core) =>
-      core.funnel.use((outbound) => {
+    install: (seams) =>
+      seams.funnel.use((outbound) => {
         const id = outbound.frame['id'];
         if (outbound.kind !== 'response' || typeof id !== 'number' || Number.isInteger(id)) return [outbound];
         return [reframed(outbound, { ...outbound.frame, id: Math.trunc(id) })];
       }),
   },
-  'envelope.jsonrpc-missing': {
+  {
+    name: 'envelope.jsonrpc-missing',
     breaks: `answers to ${ENVELOPE_FAULT_METHOD} carry no jsonrpc member`,
     check: 'envelope.jsonrpc-version',
-    install: (core) =>
-      core.funnel.use(
+    install: (seams) =>
+      seams.funnel.use(
         onResponses(ENVELOPE_FAULT_METHOD, (outbound) => {
           const { jsonrpc: _dropped, ...rest } = outbound.frame;
           return [reframed(outbound, rest)];
         }),
       ),
   },
-  'envelope.id-echo-wrong': {
+  {
+    name: 'envelope.id-echo-wrong',
     breaks: `answers to ${ENVELOPE_FAULT_METHOD} echo another id, by turns of another type (null) and of another value (a string upper-cased, an integer + 1)`,
     check: 'envelope.id-echo',
-    install: (core) => {
+    install: (seams) => {
       let answered = 0;
-      return core.funnel.use(
+      return seams.funnel.use(
         onResponses(ENVELOPE_FAULT_METHOD, (outbound) => {
           const id = outbound.frame['id'];
           const changed = answered++ % 2 === 0 ? null : typeof id === 'string' ? `${id.toUpperCase()}X` : typeof id === 'number' ? id + 1 : id;
@@ -93,16 +101,18 @@ export const ENVELOPE_FAULTS: Record<string, FaultSpec> = {
       );
     },
   },
-  'envelope.result-and-error': {
+  {
+    name: 'envelope.result-and-error',
     breaks: `answers to ${ENVELOPE_FAULT_METHOD} carry both result and error (the absent one as null)`,
     check: 'envelope.result-xor-error',
-    install: (core) => core.funnel.use(onResponses(ENVELOPE_FAULT_METHOD, (outbound) => [reframed(outbound, { result: null, error: null, ...outbound.frame })])),
+    install: (seams) => seams.funnel.use(onResponses(ENVELOPE_FAULT_METHOD, (outbound) => [reframed(outbound, { result: null, error: null, ...outbound.frame })])),
   },
-  'envelope.error-code-as-string': {
+  {
+    name: 'envelope.error-code-as-string',
     breaks: `-32602 errors of ${ENVELOPE_FAULT_METHOD} carry their code as a string ("-32602")`,
     check: 'envelope.error-shape',
-    install: (core) =>
-      core.funnel.use(
+    install: (seams) =>
+      seams.funnel.use(
         onResponses(ENVELOPE_FAULT_METHOD, (outbound) => {
           const error = outbound.frame['error'];
           if (!isPlainObject(error) || error['code'] !== -32602) return [outbound];
@@ -110,4 +120,4 @@ export const ENVELOPE_FAULTS: Record<string, FaultSpec> = {
         }),
       ),
   },
-};
+];

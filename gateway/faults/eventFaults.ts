@@ -1,29 +1,32 @@
 import { isPlainObject, onEvents, reframed } from './frameRewrites.js';
-import type { FaultSpec } from './faultTypes.js';
+import type { GatewayFault } from './faultTypes.js';
 
-export const EVENT_FAULTS: Record<string, FaultSpec> = {
-  'event.jsonrpc-missing': {
+export const EVENT_FAULTS: readonly GatewayFault[] = [
+  {
+    name: 'event.jsonrpc-missing',
     breaks: 'live message.delta events carry no jsonrpc member',
     check: 'event.envelope',
-    install: (core) =>
-      core.funnel.use((outbound) => {
+    install: (seams) =>
+      seams.funnel.use((outbound) => {
         const params = outbound.frame['params'];
         if (outbound.kind !== 'event' || !isPlainObject(params) || params['type'] !== 'message.delta') return [outbound];
         const { jsonrpc: _dropped, ...rest } = outbound.frame;
         return [reframed(outbound, rest)];
       }),
   },
-  'event.payload-wrong-type': {
+  {
+    name: 'event.payload-wrong-type',
     breaks: 'session.resume_progress payloads carry phase as a number',
     check: 'event.payload-schema',
-    install: (core) =>
-      core.funnel.use(
+    install: (seams) =>
+      seams.funnel.use(
         onEvents('session.resume_progress', (params) => (isPlainObject(params['payload']) ? { ...params, payload: { ...params['payload'], phase: 1 } } : params)),
       ),
   },
-  'event.seq-repeats': {
+  {
+    name: 'event.seq-repeats',
     breaks: 'a live error event repeats the seq of the event before it, so the next event seems to skip one',
     check: 'event.seq-monotonic',
-    install: (core) => core.funnel.use(onEvents('error', (params) => (typeof params['seq'] === 'number' && params['seq'] > 1 ? { ...params, seq: params['seq'] - 1 } : params))),
+    install: (seams) => seams.funnel.use(onEvents('error', (params) => (typeof params['seq'] === 'number' && params['seq'] > 1 ? { ...params, seq: params['seq'] - 1 } : params))),
   },
-};
+];

@@ -1,24 +1,23 @@
-import type { GatewayCore } from '../core/gatewayCore.js';
 import { ENVELOPE_FAULTS } from './envelopeFaults.js';
 import { EVENT_FAULTS } from './eventFaults.js';
-import type { FaultSpec, GatewayFault } from './faultTypes.js';
+import type { FaultSeams, GatewayFault } from './faultTypes.js';
 import { HOOKS_FAULTS } from './hooksFaults.js';
 import { PARAMS_FAULTS } from './paramsFaults.js';
 import { REPLAY_FAULTS } from './replayFaults.js';
 import { RESULT_FAULTS } from './resultFaults.js';
 import { SCENARIO_FAULTS } from './scenarioFaults.js';
-
-const named = (specs: Record<string, FaultSpec>): GatewayFault[] => Object.entries(specs).map(([name, spec]) => ({ name, ...spec }));
+import { SERVER_REQUEST_FAULTS } from './serverRequestFaults.js';
 
 /** Every fault the reference gateway can be started with, in catalogue order. */
 export const GATEWAY_FAULTS: readonly GatewayFault[] = [
-  ...named(ENVELOPE_FAULTS),
-  ...named(PARAMS_FAULTS),
-  ...named(RESULT_FAULTS),
-  ...named(EVENT_FAULTS),
-  ...named(REPLAY_FAULTS),
-  ...named(SCENARIO_FAULTS),
-  ...named(HOOKS_FAULTS),
+  ...ENVELOPE_FAULTS,
+  ...PARAMS_FAULTS,
+  ...RESULT_FAULTS,
+  ...EVENT_FAULTS,
+  ...REPLAY_FAULTS,
+  ...SCENARIO_FAULTS,
+  ...HOOKS_FAULTS,
+  ...SERVER_REQUEST_FAULTS,
 ];
 
 const BY_NAME = new Map(GATEWAY_FAULTS.map((fault) => [fault.name, fault]));
@@ -40,12 +39,12 @@ export function assertFaultNames(names: readonly string[]): void {
   if (unknown.length > 0) throw new UnknownFaultError(unknown);
 }
 
-/** Switches the named faults on in `core`, in order; returns the switch-off of all of them. */
-export function installFaults(core: GatewayCore, names: readonly string[]): () => void {
+/** Switches the named faults on in a core (through its seams), in order; returns the switch-off of all of them. */
+export function installFaults(core: { readonly seams: FaultSeams }, names: readonly string[]): () => void {
   assertFaultNames(names);
   const offs = names.map((name) => {
-    core.rt.log(`fault ${name} switched on`);
-    return (BY_NAME.get(name) as GatewayFault).install(core);
+    core.seams.log(`fault ${name} switched on`);
+    return (BY_NAME.get(name) as GatewayFault).install(core.seams);
   });
   return () => {
     for (const off of offs.reverse()) off();

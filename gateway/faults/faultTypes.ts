@@ -1,9 +1,36 @@
-import type { GatewayCore } from '../core/gatewayCore.js';
+import type { ContractSet } from '../core/contract/contractSet.js';
+import type { SchemaValidators } from '../core/contract/schemaValidators.js';
+import type { InboundGate } from '../core/inboundGate.js';
+import type { OutboundFunnel } from '../core/outboundFunnel.js';
+import type { AnswerGate } from '../core/serverRequests.js';
+import type { EmitGate } from '../core/sessionEvents.js';
+import type { HandlerFailure } from '../hooks/hookBus.js';
+
+/**
+ * What a fault may touch: the core's seams and the contract it serves, nothing else. Every fault is installed
+ * through these, so its state lives in the closure its `install` creates, in the core it was installed in.
+ */
+export interface FaultSeams {
+  /** Every outgoing frame (ready frame, responses, events). */
+  readonly funnel: OutboundFunnel;
+  /** Every parsed incoming frame, before the envelope rules. */
+  readonly inbound: InboundGate;
+  /** Tells `listener` about every hook handler that threw, rejected or timed out; returns the unsubscription. */
+  onHookFailure(listener: (failure: HandlerFailure) => void): () => void;
+  /** Every session event, before it is stamped: a gate may suppress it (no seq, not in the ring, not sent). */
+  gateEvents(gate: EmitGate): () => void;
+  /** Every accepted answer to a server request, before it reaches the turn that waits for it. */
+  gateAnswers(gate: AnswerGate): () => void;
+  readonly contracts: ContractSet;
+  readonly validators: SchemaValidators;
+  readonly legacyMessages: boolean;
+  readonly log: (line: string) => void;
+}
 
 /**
  * A deliberately wrong behaviour of the reference gateway, switched on by name (`GatewayOptions.faults`,
  * `contract-gate serve --fault NAME`), so that the harness's own self-test can show that each check fails for
- * the fault it is meant to catch. A fault lives in the core it was installed in and nowhere else.
+ * the fault it is meant to catch.
  */
 export interface GatewayFault {
   readonly name: string;
@@ -11,9 +38,6 @@ export interface GatewayFault {
   readonly breaks: string;
   /** The public check id meant to catch it. */
   readonly check: string;
-  /** Switches the fault on in `core` through its seams (funnel, inbound gate, hook bus); returns the switch-off. */
-  install(core: GatewayCore): () => void;
+  /** Switches the fault on through the seams; returns the switch-off. */
+  install(seams: FaultSeams): () => void;
 }
-
-/** A fault by its parts; the name is the key it is registered under. */
-export type FaultSpec = Omit<GatewayFault, 'name'>;

@@ -1,18 +1,16 @@
-import { firstExtraKey } from '../core/contract/firstExtraKey.js';
-import type { GatewayCore } from '../core/gatewayCore.js';
+import { ParamsAdmission } from '../core/paramsAdmission.js';
 import { ErrorCode, OUT_OF_SYNC_SUFFIX } from '../core/wireErrors.js';
 import { errorCode, errorReply, type Frame, isPlainObject, onRequests, onResponses, reframed } from './frameRewrites.js';
-import type { FaultSpec } from './faultTypes.js';
+import type { FaultSeams, GatewayFault } from './faultTypes.js';
 
 /** A string this long in any params makes the crashing method fail (the harness sends 64 KiB strings). */
 const CRASHING_STRING_LENGTH = 16 * 1024;
 
-/** The first unknown key of `params` for `method` by the gateway's own walker, as a path (closeOpenModels: open models too). */
-function extraKey(core: GatewayCore, method: string, params: unknown, closeOpenModels = false): string[] | undefined {
-  const contract = core.rt.contracts.methods.get(method);
-  const slot = contract?.params[0];
-  if (!contract || !slot || contract.shape !== 'whole-object') return undefined;
-  return firstExtraKey(params, slot.schema.schema, (ref) => core.rt.contracts.resolveRef(contract.document, ref), [], { closeOpenModels });
+/** The first unknown key of `params` for `method` by the gateway's own admission, as a path (closeOpenModels: open models too). */
+function extraKey(seams: FaultSeams, method: string, params: unknown, closeOpenModels = false): string[] | undefined {
+  const contract = seams.contracts.methods.get(method);
+  if (!contract) return undefined;
+  return new ParamsAdmission(seams.contracts, seams.validators, seams.legacyMessages).unknownKey(contract, params, { closeOpenModels });
 }
 
 function deleteAt(root: unknown, path: readonly string[]): void {
@@ -28,8 +26,8 @@ function hasLongString(value: unknown): boolean {
   return isPlainObject(value) && Object.values(value).some(hasLongString);
 }
 
-const extraInputsMessage = (core: GatewayCore, method: string, location: string): string =>
-  `invalid params for ${method}: ${location}Extra inputs are not permitted${core.rt.settings.legacyMessages ? '' : OUT_OF_SYNC_SUFFIX}`;
+const extraInputsMessage = (seams: FaultSeams, method: string, location: string): string =>
+  `invalid params for ${method}: ${location}Extra inputs are not permitted${seams.legacyMessages ? '' : OUT_OF_SYNC_SUFFIX}`;
 
 /** Rewrites the unknown-key rejections (4000) of one method. */
 const onUnknownKeyRejections = (method: string, change: (error: Frame) => Frame) =>
@@ -39,17 +37,18 @@ const onUnknownKeyRejections = (method: string, change: (error: Frame) => Frame)
     return [reframed(outbound, { ...outbound.frame, error: change(error) })];
   });
 
-export const PARAMS_FAULTS: Record<string, FaultSpec> = {
-  'params.unknown-keys-accepted': {
+export const PARAMS_FAULTS: readonly GatewayFault[] = [
+  {
+    name: 'params.unknown-keys-accepted',
     breaks: 'session.set_hidden silently drops unknown keys under its closed model and succeeds',
     check: 'params.unknown-key-rejected',
-    install: (core) =>
-      core.inbound.use(
+    install: (seams) =>
+      seams.inbound.use(
         onRequests('session.set_hidden', (request) => {
           if (!isPlainObject(request.params)) return { value: request.request };
           const params = structuredClone(request.params);
           for (let removed = 0; removed < 64; removed++) {
-            const extra = extraKey(core, 'session.set_hidden', params);
+            const extra = extraKey(seams, 'session.set_hidden', params);
             if (!extra) break;
             deleteAt(params, extra);
           }
@@ -57,32 +56,36 @@ export const PARAMS_FAULTS: Record<string, FaultSpec> = {
         }),
       ),
   },
-  'params.unknown-key-wrong-code': {
+  {
+    name: 'params.unknown-key-wrong-code',
     breaks: 'session.usage rejects an unknown key with -32602 instead of the Hermes 4000',
     check: 'params.unknown-key-rejected',
-    install: (core) => core.funnel.use(onUnknownKeyRejections('session.usage', (error) => ({ ...error, code: ErrorCode.INVALID_PARAMS }))),
+    install: (seams) => seams.funnel.use(onUnknownKeyRejections('session.usage', (error) => ({ ...error, code: ErrorCode.INVALID_PARAMS }))),
   },
-  'params.unknown-key-unnamed': {
+  {
+    name: 'params.unknown-key-unnamed',
     breaks: "session.context_breakdown's 4000 message does not name the unknown key",
     check: 'params.unknown-key-rejected',
-    install: (core) => core.funnel.use(onUnknownKeyRejections('session.context_breakdown', (error) => ({ ...error, message: extraInputsMessage(core, 'session.context_breakdown', '') }))),
+    install: (seams) => seams.funnel.use(onUnknownKeyRejections('session.context_breakdown', (error) => ({ ...error, message: extraInputsMessage(seams, 'session.context_breakdown', '') }))),
   },
-  'params.open-model-rejects-extra-key': {
+  {
+    name: 'params.open-model-rejects-extra-key',
     breaks: 'llm.oneshot rejects an extra key under an open model (variables) with 4000, as if the model were closed',
     check: 'params.unknown-key-tolerated',
-    install: (core) =>
-      core.inbound.use(
+    install: (seams) =>
+      seams.inbound.use(
         onRequests('llm.oneshot', (request) => {
-          const extra = extraKey(core, 'llm.oneshot', request.params ?? {}, true);
-          return extra ? errorReply(request, ErrorCode.INVALID_PARAMS_HERMES, extraInputsMessage(core, 'llm.oneshot', `${extra.join('.')}: `)) : { value: request.request };
+          const extra = extraKey(seams, 'llm.oneshot', request.params ?? {}, true);
+          return extra ? errorReply(request, ErrorCode.INVALID_PARAMS_HERMES, extraInputsMessage(seams, 'llm.oneshot', `${extra.join('.')}: `)) : { value: request.request };
         }),
       ),
   },
-  'params.invalid-accepted': {
+  {
+    name: 'params.invalid-accepted',
     breaks: 'terminal.resize answers contract-invalid params with a success ({cols: 80}) instead of -32602',
     check: 'params.invalid-not-accepted',
-    install: (core) =>
-      core.funnel.use(
+    install: (seams) =>
+      seams.funnel.use(
         onResponses('terminal.resize', (outbound) => {
           if (errorCode(outbound.frame) !== ErrorCode.INVALID_PARAMS) return [outbound];
           const { error: _refusal, ...rest } = outbound.frame;
@@ -90,22 +93,25 @@ export const PARAMS_FAULTS: Record<string, FaultSpec> = {
         }),
       ),
   },
-  'params.long-string-crash': {
+  {
+    name: 'params.long-string-crash',
     breaks: 'session.steer crashes (-32603) on a string of 16 KiB or more',
     check: 'params.valid-accepted',
-    install: (core) =>
-      core.inbound.use(onRequests('session.steer', (request) => (hasLongString(request.params) ? errorReply(request, ErrorCode.INTERNAL_ERROR, 'internal error') : { value: request.request }))),
+    install: (seams) =>
+      seams.inbound.use(onRequests('session.steer', (request) => (hasLongString(request.params) ? errorReply(request, ErrorCode.INTERNAL_ERROR, 'internal error') : { value: request.request }))),
   },
-  'params.method-never-answers': {
+  {
+    name: 'params.method-never-answers',
     breaks: 'session.most_recent is never answered',
     check: 'params.valid-accepted',
-    install: (core) => core.funnel.use(onResponses('session.most_recent', () => [])),
+    install: (seams) => seams.funnel.use(onResponses('session.most_recent', () => [])),
   },
-  'params.method-closes-1011': {
+  {
+    name: 'params.method-closes-1011',
     breaks: 'session.list closes the socket with 1011 where it would answer a success (its handler crashes the connection)',
     check: 'params.valid-accepted',
-    install: (core) =>
-      core.funnel.use(
+    install: (seams) =>
+      seams.funnel.use(
         onResponses('session.list', (outbound, connection) => {
           if (!('result' in outbound.frame)) return [outbound];
           connection.link.close(1011, 'internal error');
@@ -113,4 +119,4 @@ export const PARAMS_FAULTS: Record<string, FaultSpec> = {
         }),
       ),
   },
-};
+];

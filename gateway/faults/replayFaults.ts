@@ -1,7 +1,7 @@
 import type { GatewayConnection } from '../core/gatewayConnection.js';
 import type { FrameInterceptor, OutboundFrame } from '../core/outboundFunnel.js';
 import { type Frame, isPlainObject, onResponses, onResults, reframed } from './frameRewrites.js';
-import type { FaultSpec } from './faultTypes.js';
+import type { GatewayFault } from './faultTypes.js';
 
 const SINCE = 'session.events.since';
 
@@ -30,7 +30,7 @@ function onExactReplays(change: (answer: SinceAnswer) => Frame): FrameIntercepto
 
 const withEvents = (answer: SinceAnswer, events: Frame[], extra: Frame = {}): Frame => ({ ...answer.result, events, count: events.length, ...extra });
 
-const STREAMING = new Set(['message.start', 'message.delta']);
+const STREAMING = new Set(['message.start', 'tool.start', 'tool.complete', 'message.delta']);
 
 /** Without the trailing events of a turn that has not completed yet (those the ring would only get on commit). */
 function committedOnly(events: Frame[]): Frame[] {
@@ -57,38 +57,43 @@ function ringLostOnAbnormalDrop(): FrameInterceptor {
   };
 }
 
-export const REPLAY_FAULTS: Record<string, FaultSpec> = {
-  'replay.since-drops-event': {
+export const REPLAY_FAULTS: readonly GatewayFault[] = [
+  {
+    name: 'replay.since-drops-event',
     breaks: 'session.events.since leaves out the first missed event',
     check: 'scenario.replay-clean-close',
-    install: (core) => core.funnel.use(onExactReplays((answer) => withEvents(answer, answer.events.slice(1)))),
+    install: (seams) => seams.funnel.use(onExactReplays((answer) => withEvents(answer, answer.events.slice(1)))),
   },
-  'replay.since-duplicates-event': {
+  {
+    name: 'replay.since-duplicates-event',
     breaks: 'session.events.since returns the first missed event twice',
     check: 'scenario.replay-clean-close',
-    install: (core) => core.funnel.use(onExactReplays((answer) => withEvents(answer, answer.events.length > 0 ? [answer.events[0] as Frame, ...answer.events] : []))),
+    install: (seams) => seams.funnel.use(onExactReplays((answer) => withEvents(answer, answer.events.length > 0 ? [answer.events[0] as Frame, ...answer.events] : []))),
   },
-  'replay.since-reorders-events': {
+  {
+    name: 'replay.since-reorders-events',
     breaks: 'session.events.since returns the first two missed events swapped',
     check: 'scenario.replay-clean-close',
-    install: (core) =>
-      core.funnel.use(
+    install: (seams) =>
+      seams.funnel.use(
         onExactReplays((answer) => {
           const [first, second, ...rest] = answer.events;
           return first && second ? withEvents(answer, [second, first, ...rest]) : answer.result;
         }),
       ),
   },
-  'replay.since-wrong-latest-seq': {
+  {
+    name: 'replay.since-wrong-latest-seq',
     breaks: 'session.events.since reports latest_seq one higher than the last event',
     check: 'scenario.replay-clean-close',
-    install: (core) => core.funnel.use(onExactReplays((answer) => ({ ...answer.result, latest_seq: answer.latest + 1 }))),
+    install: (seams) => seams.funnel.use(onExactReplays((answer) => ({ ...answer.result, latest_seq: answer.latest + 1 }))),
   },
-  'replay.inflight-turn-missing': {
+  {
+    name: 'replay.inflight-turn-missing',
     breaks: "session.events.since leaves out the events of a turn still streaming (the ring gets a turn's events only when it completes)",
     check: 'scenario.replay-mid-stream',
-    install: (core) =>
-      core.funnel.use(
+    install: (seams) =>
+      seams.funnel.use(
         onExactReplays((answer) => {
           const kept = committedOnly(answer.events);
           if (kept.length === answer.events.length) return answer.result;
@@ -97,49 +102,54 @@ export const REPLAY_FAULTS: Record<string, FaultSpec> = {
         }),
       ),
   },
-  'replay.ring-lost-on-abnormal-drop': {
+  {
+    name: 'replay.ring-lost-on-abnormal-drop',
     breaks: 'after an abnormal drop (1006) of a connection that received its events, a session answers events.since with truncated: true and nothing',
     check: 'scenario.replay-abnormal-drop',
-    install: (core) => core.funnel.use(ringLostOnAbnormalDrop()),
+    install: (seams) => seams.funnel.use(ringLostOnAbnormalDrop()),
   },
-  'replay.overflow-not-truncated': {
+  {
+    name: 'replay.overflow-not-truncated',
     breaks: 'truncated is false for a watermark whose successors were evicted from the ring',
     check: 'scenario.replay-overflow',
-    install: (core) =>
-      core.funnel.use(
+    install: (seams) =>
+      seams.funnel.use(
         onResults(SINCE, (result, outbound) => {
           const answer = sinceAnswer(result, outbound);
           return answer && result['truncated'] === true && answer.lastSeen <= answer.latest ? { ...result, truncated: false } : result;
         }),
       ),
   },
-  'replay.ahead-not-truncated': {
+  {
+    name: 'replay.ahead-not-truncated',
     breaks: 'truncated is false for a watermark greater than latest_seq',
     check: 'scenario.replay-watermark-ahead',
-    install: (core) =>
-      core.funnel.use(
+    install: (seams) =>
+      seams.funnel.use(
         onResults(SINCE, (result, outbound) => {
           const answer = sinceAnswer(result, outbound);
           return answer && answer.lastSeen > answer.latest ? { ...result, truncated: false } : result;
         }),
       ),
   },
-  'replay.ready-without-epoch': {
+  {
+    name: 'replay.ready-without-epoch',
     breaks: 'gateway.ready carries no replay_epoch',
     check: 'scenario.replay-epoch',
-    install: (core) =>
-      core.funnel.use((outbound) => {
+    install: (seams) =>
+      seams.funnel.use((outbound) => {
         const params = outbound.frame['params'];
         if (outbound.kind !== 'ready' || !isPlainObject(params) || !isPlainObject(params['payload'])) return [outbound];
         const { replay_epoch: _dropped, ...payload } = params['payload'];
         return [reframed(outbound, { ...outbound.frame, params: { ...params, payload } })];
       }),
   },
-  'replay.stats-miscount': {
+  {
+    name: 'replay.stats-miscount',
     breaks: "session.events.stats leaves the first event of every ring out of its events count",
     check: 'scenario.replay-stats',
-    install: (core) =>
-      core.funnel.use(
+    install: (seams) =>
+      seams.funnel.use(
         onResponses('session.events.stats', (outbound) => {
           const result = outbound.frame['result'];
           if (!isPlainObject(result) || typeof result['events'] !== 'number' || typeof result['sessions'] !== 'number') return [outbound];
@@ -147,4 +157,4 @@ export const REPLAY_FAULTS: Record<string, FaultSpec> = {
         }),
       ),
   },
-};
+];

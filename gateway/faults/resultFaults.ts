@@ -1,26 +1,29 @@
 import { onResults } from './frameRewrites.js';
-import type { FaultSpec } from './faultTypes.js';
+import type { GatewayFault } from './faultTypes.js';
 
-export const RESULT_FAULTS: Record<string, FaultSpec> = {
-  'result.required-field-dropped': {
+export const RESULT_FAULTS: readonly GatewayFault[] = [
+  {
+    name: 'result.required-field-dropped',
     breaks: 'spawn_tree.list results lack the required entries field',
     check: 'result.schema',
-    install: (core) =>
-      core.funnel.use(
+    install: (seams) =>
+      seams.funnel.use(
         onResults('spawn_tree.list', (result) => {
           const { entries: _dropped, ...rest } = result;
           return rest;
         }),
       ),
   },
-  'result.wrong-type': {
+  {
+    name: 'result.wrong-type',
     breaks: 'session.undo reports removed as a string ("1") instead of an integer',
     check: 'result.schema',
-    install: (core) => core.funnel.use(onResults('session.undo', (result) => ({ ...result, removed: String(result['removed']) }))),
+    install: (seams) => seams.funnel.use(onResults('session.undo', (result) => ({ ...result, removed: String(result['removed']) }))),
   },
-  'result.undeclared-key': {
+  {
+    name: 'result.undeclared-key',
     breaks: "session.title results carry a key the closed result model does not declare (debug)",
     check: 'result.schema',
-    install: (core) => core.funnel.use(onResults('session.title', (result) => ({ ...result, debug: true }))),
+    install: (seams) => seams.funnel.use(onResults('session.title', (result) => ({ ...result, debug: true }))),
   },
-};
+];

@@ -1,7 +1,10 @@
+import type { Clock } from '../core/clock.js';
+import type { ContractChecker } from '../core/contractChecker.js';
 import type { GatewayConnection } from '../core/gatewayConnection.js';
-import type { GatewayRuntime } from '../core/gatewayRuntime.js';
 import type { SessionCloseReason } from '../core/lifecycleEvents.js';
 import type { LiveSession } from '../core/liveSessions.js';
+import type { OutboundFunnel } from '../core/outboundFunnel.js';
+import type { SessionStore } from '../core/sessionStore.js';
 import { historyOf } from '../core/sessionViews.js';
 import { RecordPlugin } from './builtinPlugins.js';
 import { HookBus } from './hookBus.js';
@@ -11,7 +14,15 @@ import { installPlugins, type PluginSpec } from './pluginSpecs.js';
 export const HOOK_EVENT = 'session.hook';
 export const CONTEXT_TYPE = 'SimpleContext';
 
-export interface SessionHooksOptions {
+export interface SessionHooksDeps {
+  readonly funnel: OutboundFunnel;
+  readonly checker: ContractChecker;
+  readonly store: SessionStore;
+  readonly clock: Clock;
+  readonly log: (line: string) => void;
+  /** Whether a loaded document declares the `session.hook` event (else nothing is published). */
+  readonly served: boolean;
+  readonly orphanGraceMs: number;
   readonly plugins: readonly PluginSpec[];
   readonly timeoutMs: number;
 }
@@ -49,15 +60,10 @@ export class SessionHooks {
   readonly bus: HookBus;
   readonly plugins: readonly GatewayPlugin[];
   private readonly observers = new Map<GatewayConnection, ReadonlySet<HookName>>();
-  private readonly served: boolean;
 
-  constructor(
-    private readonly rt: GatewayRuntime,
-    options: SessionHooksOptions,
-  ) {
-    this.bus = new HookBus(options.timeoutMs, (line) => rt.log(line));
-    this.plugins = installPlugins(options.plugins, this.bus);
-    this.served = rt.contracts.notifications.has(HOOK_EVENT);
+  constructor(private readonly deps: SessionHooksDeps) {
+    this.bus = new HookBus(deps.timeoutMs, deps.log);
+    this.plugins = installPlugins(deps.plugins, this.bus);
   }
 
   /** Makes `connection` an observer of `hooks` (all four when null) of every session; returns them in hook order. */
@@ -113,7 +119,7 @@ export class SessionHooks {
         timestamp: this.timestamp(),
         context: this.contextOf(session),
         interaction_count: session.interactionCount,
-        exception: exceptionOf(reason, this.rt.settings.orphanGraceMs),
+        exception: exceptionOf(reason, this.deps.orphanGraceMs),
       }),
     ).then(() => undefined);
     return session.cleanup;
@@ -130,7 +136,7 @@ export class SessionHooks {
   }
 
   contextOf(session: LiveSession): ContextSnapshot {
-    const history = historyOf(this.rt, session);
+    const history = historyOf(this.deps.store, session);
     return { type: CONTEXT_TYPE, turns: history.filter((message) => message.role === 'user').length, last_role: history.at(-1)?.role ?? null };
   }
 
@@ -146,7 +152,7 @@ export class SessionHooks {
         return effective;
       },
       (error: unknown) => {
-        this.rt.log(`hook ${payload.hook} dispatch failed: ${(error as Error)?.message ?? String(error)}`);
+        this.deps.log(`hook ${payload.hook} dispatch failed: ${(error as Error)?.message ?? String(error)}`);
         if (stillWanted()) this.publish(payload);
         return undefined;
       },
@@ -154,8 +160,8 @@ export class SessionHooks {
   }
 
   private publish(payload: HookPayload): void {
-    if (!this.served) return;
-    this.rt.checker.checkEvent(HOOK_EVENT, payload);
+    if (!this.deps.served) return;
+    this.deps.checker.checkEvent(HOOK_EVENT, payload);
     for (const [connection, hooks] of [...this.observers]) {
       if (!connection.open) {
         this.observers.delete(connection);
@@ -163,11 +169,11 @@ export class SessionHooks {
       }
       if (!hooks.has(payload.hook)) continue;
       const params = { type: HOOK_EVENT, session_id: payload.session_id, payload: structuredClone(payload) };
-      this.rt.funnel.send(connection, { kind: 'event', frame: { jsonrpc: '2.0', method: 'event', params }, sessionId: payload.session_id });
+      this.deps.funnel.send(connection, { kind: 'event', frame: { jsonrpc: '2.0', method: 'event', params }, sessionId: payload.session_id });
     }
   }
 
   private timestamp(): string {
-    return new Date(this.rt.now()).toISOString();
+    return new Date(this.deps.clock.now()).toISOString();
   }
 }

@@ -23,7 +23,7 @@ test('session.branch: 4008 when empty; a persisted child with the lineage title,
   expect(child).toMatchObject({ title: 'Trip (branch)', parent: parent.stored_session_id, message_count: 4 });
   expect(child.session_id).not.toBe(parent.session_id);
   expect(child.info['lazy']).toBe(false);
-  expect(harness.core.rt.store.get(child.stored_session_id)?.parent).toBe(parent.stored_session_id);
+  expect(harness.core.store.get(child.stored_session_id)?.parent).toBe(parent.stored_session_id);
   await client.waitForEvent('session.info', child.session_id);
   const second = await client.call<Branch>('session.branch', { session_id: parent.session_id, count: 2, name: 'Short' });
   expect(second).toMatchObject({ title: 'Short', message_count: 2 });

@@ -44,8 +44,8 @@ test(`${CONNECTIONS} connections × ${CALLS} calls at once: no error, no lost ev
     for (const [c, client] of clients.entries()) {
       const sessionId = sessions[c]!.session_id;
       const events = client.events().filter((event) => event['session_id'] === sessionId);
-      // session.info, then per prompt: start + 3 deltas + complete; every seq exactly once, in order.
-      expect(events.map((event) => event['seq'])).toEqual(Array.from({ length: 1 + prompts * 5 }, (_, i) => i + 1));
+      // session.info, then per prompt (full document): start, tool.start, tool.complete, 3 deltas, complete; every seq exactly once, in order.
+      expect(events.map((event) => event['seq'])).toEqual(Array.from({ length: 1 + prompts * 7 }, (_, i) => i + 1));
       const replay = await client.call<{ latest_seq: number; count: number; truncated: boolean }>('session.events.since', { session_id: sessionId, last_seen: 0 });
       expect(replay).toMatchObject({ latest_seq: events.length, count: events.length, truncated: false });
       const history = await client.call<{ count: number }>('session.history', { session_id: sessionId });

@@ -101,7 +101,7 @@ test('an unknown method answers -32601 with the out-of-sync suffix', async () =>
 test('a crashing handler answers -32603 internal error and the connection survives', async () => {
   const harness = coreHarness();
   const client = harness.client();
-  harness.core.rt.store.listable = () => {
+  harness.core.store.listable = () => {
     throw new Error('boom');
   };
   const frame = await client.request('session.list', {});
@@ -113,7 +113,7 @@ test('a crashing handler answers -32603 internal error and the connection surviv
 
 test('strict: true turns a result that breaks its contract into -32603; a function receives the violation', async () => {
   const raising = coreHarness({ strict: true });
-  raising.core.rt.replay.stats = () => ({ sessions: 'many' }) as never;
+  raising.core.replay.stats = () => ({ sessions: 'many' }) as never;
   const client = raising.client();
   expect((await client.request('session.events.stats', {}))['error']).toEqual({ code: -32603, message: 'internal error' });
   expect(raising.logs.some((line) => line.startsWith('contract violation: result of session.events.stats'))).toBe(true);

@@ -10,10 +10,14 @@ const HOOKS = join(process.cwd(), 'contracts', 'extensions', 'session-hooks.open
 
 test.describe.configure({ mode: 'parallel' });
 
-test('every public check has a fault meant for it, and every fault names a public check', () => {
+/** Checks whose faults exist before the harness's check catalogue has them (they are being written beside the gateway). */
+const PENDING_CHECKS = new Set(['server-request.envelope', 'server-request.cancel', 'server-request.open-on-resume', 'server-request.answer-accepted']);
+
+test('every public check has a fault meant for it, and every fault names a public check (or one of the pending server-request checks)', () => {
   const ids = new Set<string>(CHECKS.map((check) => check.id));
   const targeted = new Set(GATEWAY_FAULTS.map((fault) => fault.check));
-  expect(GATEWAY_FAULTS.filter((fault) => !ids.has(fault.check)).map((fault) => fault.name)).toEqual([]);
+  expect(GATEWAY_FAULTS.filter((fault) => !ids.has(fault.check) && !PENDING_CHECKS.has(fault.check)).map((fault) => fault.name)).toEqual([]);
+  for (const check of PENDING_CHECKS) expect(GATEWAY_FAULTS.filter((fault) => fault.check === check), check).toHaveLength(1);
   expect([...ids].filter((id) => !targeted.has(id))).toEqual([]);
   expect(new Set(GATEWAY_FAULTS.map((fault) => fault.name)).size).toBe(GATEWAY_FAULTS.length);
   for (const fault of GATEWAY_FAULTS) expect(fault.breaks.length, fault.name).toBeGreaterThan(10);

@@ -38,8 +38,8 @@ test('close_on_disconnect: the session is reaped with the close code and reason 
   await turn(client, created.session_id, 'one');
   client.close(1006, 'abnormal');
   expect(closed).toEqual([{ type: 'session.closed', sessionId: created.session_id, storedKey: created.stored_session_id, reason: { kind: 'close_on_disconnect', code: 1006, reason: 'abnormal' }, interactionCount: 1 }]);
-  expect(harness.core.rt.live.get(created.session_id)).toBeUndefined();
-  expect(harness.core.rt.store.get(created.stored_session_id)?.messages).toHaveLength(2);
+  expect(harness.core.live.get(created.session_id)).toBeUndefined();
+  expect(harness.core.store.get(created.stored_session_id)?.messages).toHaveLength(2);
   harness.close();
 });
 
@@ -50,10 +50,10 @@ test('the orphan reaper closes a detached session after the grace window', async
   const client = harness.client();
   const created = await createReady(client);
   client.close(1001, 'going away');
-  expect(harness.core.rt.live.get(created.session_id)?.binding).toBeUndefined();
+  expect(harness.core.live.get(created.session_id)?.binding).toBeUndefined();
   await sleep(60);
   expect(closed.map((event) => event.type === 'session.closed' && event.reason.kind)).toEqual(['orphan_reap']);
-  expect(harness.core.rt.live.get(created.session_id)).toBeUndefined();
+  expect(harness.core.live.get(created.session_id)).toBeUndefined();
   harness.close();
 });
 
@@ -68,8 +68,8 @@ test('a quick session.resume (or activate) cancels the orphan reap and rebinds t
   expect((await second.call<Created>('session.resume', { session_id: created.stored_session_id })).session_id).toBe(created.session_id);
   await second.call('session.activate', { session_id: other.session_id });
   await sleep(70);
-  expect(harness.core.rt.live.get(created.session_id)?.binding).toBeDefined();
-  expect(harness.core.rt.live.get(other.session_id)).toBeDefined();
+  expect(harness.core.live.get(created.session_id)?.binding).toBeDefined();
+  expect(harness.core.live.get(other.session_id)).toBeDefined();
   await turn(second, created.session_id, 'still here');
   harness.close();
 });

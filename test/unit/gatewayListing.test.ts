@@ -76,7 +76,7 @@ test('session.set_hidden by runtime id, stored key or title; pending before the 
   const live = await createReady(client);
   expect(await client.call('session.set_hidden', { session_id: live.session_id })).toEqual({ hidden: true, session_key: live.stored_session_id });
   await turn(client, live.session_id, 'now stored');
-  expect(harness.core.rt.store.get(live.stored_session_id)?.hidden).toBe(true);
+  expect(harness.core.store.get(live.stored_session_id)?.hidden).toBe(true);
   await client.call('session.title', { session_id: live.session_id, title: 'Named' });
   expect(await client.call('session.set_hidden', { session_id: 'Named', hidden: false })).toEqual({ hidden: false, session_key: live.stored_session_id });
   expect(await client.call('session.set_hidden', { session_id: live.stored_session_id, hidden: true })).toEqual({ hidden: true, session_key: live.stored_session_id });
@@ -89,9 +89,9 @@ test('session.title reads, sets (creating the row), emits session.info; 4021 emp
   const client = harness.client();
   const created = await createReady(client, { title: 'Pending' });
   expect(await client.call('session.title', { session_id: created.session_id })).toEqual({ title: 'Pending', session_key: created.stored_session_id });
-  expect(harness.core.rt.store.get(created.stored_session_id)).toBeUndefined();
+  expect(harness.core.store.get(created.stored_session_id)).toBeUndefined();
   expect(await client.call('session.title', { session_id: created.session_id, title: '  Renamed ' })).toEqual({ title: 'Renamed', session_key: created.stored_session_id });
-  expect(harness.core.rt.store.get(created.stored_session_id)?.title).toBe('Renamed');
+  expect(harness.core.store.get(created.stored_session_id)?.title).toBe('Renamed');
   const info = await client.waitForEvent('session.info', created.session_id, (p) => (p['payload'] as { title: string }).title === 'Renamed');
   expect(info['seq']).toBe(2);
   expect(await rpcError(client.call('session.title', { session_id: created.session_id, title: '   ' }))).toEqual({ code: 4021, message: 'title required' });
@@ -123,8 +123,8 @@ test('session.workspace.move re-homes a stored row and the live session followin
   const created = await createReady(client);
   await turn(client, created.session_id, 'x');
   expect(await client.call('session.workspace.move', { session_key: created.stored_session_id, cwd: '/' })).toEqual({ cwd: '/', branch: null, git_repo_root: null });
-  expect(harness.core.rt.store.get(created.stored_session_id)?.cwd).toBe('/');
-  expect(harness.core.rt.live.get(created.session_id)?.cwd).toBe('/');
+  expect(harness.core.store.get(created.stored_session_id)?.cwd).toBe('/');
+  expect(harness.core.live.get(created.session_id)?.cwd).toBe('/');
   expect(await rpcError(client.call('session.workspace.move', { session_key: '', cwd: '/' }))).toEqual({ code: 4007, message: 'session_key required' });
   expect(await rpcError(client.call('session.workspace.move', { session_key: 'missing', cwd: '/' }))).toEqual({ code: 4007, message: 'session not found' });
   expect(await rpcError(client.call('session.workspace.move', { session_key: created.stored_session_id, cwd: '' }))).toEqual({ code: 4016, message: 'cwd required' });

@@ -67,7 +67,7 @@ test('session.compress is a no-op summary of an idle session; 4009 while a turn 
   const result = await client.call<Record<string, unknown>>('session.compress', { session_id: created.session_id, focus_topic: 'tests' });
   expect(result).toMatchObject({ status: 'compressed', removed: 0, before_messages: 2, after_messages: 2, compressed: false });
   expect(result['summary']).toMatchObject({ noop: true, note: 'focus: tests' });
-  expect(harness.core.rt.live.get(created.session_id)?.interactionCount).toBe(1);
+  expect(harness.core.live.get(created.session_id)?.interactionCount).toBe(1);
   await client.call('prompt.submit', { session_id: created.session_id, text: '/slow 200 busy' });
   expect((await rpcError(client.call('session.compress', { session_id: created.session_id }))).code).toBe(4009);
   await client.call('session.interrupt', { session_id: created.session_id });

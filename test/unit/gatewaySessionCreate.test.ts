@@ -22,10 +22,10 @@ test('no stored row until the first prompt; the pending title and hidden flag ap
   const harness = coreHarness();
   const client = harness.client();
   const created = await createReady(client, { title: 'Planning', hidden: true });
-  expect(harness.core.rt.store.get(created.stored_session_id)).toBeUndefined();
+  expect(harness.core.store.get(created.stored_session_id)).toBeUndefined();
   expect((await client.call<{ sessions: unknown[] }>('session.list', { include_hidden: true })).sessions).toEqual([]);
   await turn(client, created.session_id, 'first');
-  const row = harness.core.rt.store.get(created.stored_session_id);
+  const row = harness.core.store.get(created.stored_session_id);
   expect(row).toMatchObject({ title: 'Planning', hidden: true });
   expect((await client.call<{ sessions: unknown[] }>('session.list', {})).sessions).toEqual([]);
   expect((await client.call<{ sessions: Array<{ id: string }> }>('session.list', { include_hidden: true })).sessions.map((s) => s.id)).toEqual([created.stored_session_id]);
@@ -41,14 +41,14 @@ test('a seeded branch child (parent_session_id + messages) is persisted at once 
     parent_session_id: parent.stored_session_id,
     messages: [{ role: 'user', content: 'hello' }, { role: 'assistant', text: 'echo: hello', display_kind: 'hidden', _row_id: 3 }],
   });
-  const row = harness.core.rt.store.get(child.stored_session_id);
+  const row = harness.core.store.get(child.stored_session_id);
   expect(row).toMatchObject({ title: 'Root (branch)', parent: parent.stored_session_id });
   expect(row?.messages.map((m) => [m.role, m.text, m.display_kind])).toEqual([['user', 'hello', undefined], ['assistant', 'echo: hello', 'hidden']]);
   expect(child.message_count).toBe(2);
   // Seeds without a parent stay pending until the first prompt.
   const seeded = await client.call<Created>('session.create', { messages: [{ role: 'user', text: 'x' }] });
   expect(seeded.message_count).toBe(1);
-  expect(harness.core.rt.store.get(seeded.stored_session_id)).toBeUndefined();
+  expect(harness.core.store.get(seeded.stored_session_id)).toBeUndefined();
   harness.close();
 });
 

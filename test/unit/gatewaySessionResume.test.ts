@@ -64,10 +64,10 @@ test('eager_build: the agent is built before the reply; lazy: no agent until a p
   await client.call('session.close', { session_id: eager.session_id });
   const lazy = await client.call<Snapshot>('session.resume', { session_id: stored.stored_session_id, lazy: true });
   expect(lazy).toMatchObject({ status: 'idle', message_count: 2 });
-  expect(harness.core.rt.live.get(lazy.session_id)?.agent).toBe('none');
+  expect(harness.core.live.get(lazy.session_id)?.agent).toBe('none');
   const complete = await turn(client, lazy.session_id, 'wake up');
   expect(complete['payload']).toEqual({ text: 'echo: wake up', status: 'complete' });
-  expect(harness.core.rt.live.get(lazy.session_id)?.agent).toBe('ready');
+  expect(harness.core.live.get(lazy.session_id)?.agent).toBe('ready');
   harness.close();
 });
 

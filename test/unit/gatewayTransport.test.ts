@@ -41,7 +41,7 @@ test('over WebSocket: gateway.ready first, ping, a trailing newline tolerated, a
   const created = await client.call<{ session_id: string }>('session.create', {});
   await client.call('prompt.submit', { session_id: created.session_id, text: 'over the wire' });
   const complete = await client.waitFor((frame) => (frame['params'] as Record<string, unknown> | undefined)?.['type'] === 'message.complete');
-  expect((complete['params'] as Record<string, unknown>)['payload']).toEqual({ text: 'echo: over the wire', status: 'complete' });
+  expect((complete['params'] as Record<string, unknown>)['payload']).toMatchObject({ text: 'echo: over the wire', status: 'complete' });
   client.sendRaw('not json');
   expect((await client.waitFor((frame) => (frame['error'] as { code: number } | undefined)?.code === -32700))['id']).toBeNull();
   expect(await client.call('gateway.ping')).toEqual({ ok: true });

@@ -34,7 +34,7 @@ test('a /fail turn: error {message}, then message.complete {text: "", status: "e
   expect(client.events(created.session_id)[2]?.['payload']).toEqual({ message: 'disk on fire' });
   expect(await history(client, created.session_id)).toEqual([]);
   // The stored row exists (the prompt was accepted) but holds nothing.
-  expect(harness.core.rt.store.get(created.stored_session_id)?.messages).toEqual([]);
+  expect(harness.core.store.get(created.stored_session_id)?.messages).toEqual([]);
   harness.close();
 });
 
@@ -121,7 +121,7 @@ test('prompt.submit: 4001 for an unknown runtime id and no run starts; hidden di
   expect(await history(client, id)).toEqual(['user:one', 'assistant:echo: one', 'user:two again', 'assistant:echo: two again']);
   await client.call('prompt.submit', { session_id: id, text: 'restart', truncate_before_user_ordinal: 0, display_kind: 'hidden' });
   await client.waitFor(() => completes(client, id).length === 4);
-  const stored = harness.core.rt.store.get(created.stored_session_id)?.messages ?? [];
+  const stored = harness.core.store.get(created.stored_session_id)?.messages ?? [];
   expect(stored.map((m) => [m.role, m.text, m.display_kind])).toEqual([['user', 'restart', 'hidden'], ['assistant', 'echo: restart', undefined]]);
   harness.close();
 });

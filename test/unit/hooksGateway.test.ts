@@ -187,7 +187,7 @@ test('a session whose connection drops while pre_init runs ends at once; one clo
   const [pre] = hooksOf(watch);
   const cleanup = await waitHook(watch, pre?.session_id ?? '', 'session_cleanup');
   expect(cleanup['exception']).toEqual({ type: 'ConnectionClosed', message: 'connection closed with code 1001: left early' });
-  expect(harness.core.rt.live.all()).toEqual([]);
+  expect(harness.core.live.all()).toEqual([]);
   harness.close();
 
   const second = hookHarness({ plugins: [slowInit('session_post_init')] });

@@ -115,7 +115,7 @@ test('plugin specs: NAME[:ARG] strings and config entries whose priority and mod
   const harness = hookHarness({ plugins: [{ name: 'rewrite-model', arg: 'late' }, { name: 'rewrite-model', arg: 'early', priority: 10 }] });
   const client = harness.client();
   const created = await createReady(client);
-  expect(harness.core.rt.live.get(created.session_id)?.model).toBe('late');
+  expect(harness.core.live.get(created.session_id)?.model).toBe('late');
   harness.close();
 });
 

@@ -63,6 +63,8 @@ export interface ContractSet {
   readonly documents: readonly ContractDocument[];
   /** Union of the documents' methods; the first document declaring a name wins. */
   readonly methods: ReadonlyMap<string, MethodContract>;
+  /** Server→client requests (`x-server-requests` / `x-hermes-server-requests`), read like methods. */
+  readonly serverRequests: ReadonlyMap<string, MethodContract>;
   readonly notifications: ReadonlyMap<string, NotificationContract>;
   /** Follows one `$ref` inside the document; undefined when it dangles or is not local. */
   resolveRef(document: ContractDocument, ref: string): SchemaNode | undefined;
@@ -136,8 +138,8 @@ function descriptorAt(document: ContractDocument, segments: string[]): ParamDesc
   };
 }
 
-function readMethod(document: ContractDocument, position: number): MethodContract {
-  const { node, segments } = follow(document.json, ['methods', String(position)], document.path);
+function readMethod(document: ContractDocument, at: string[]): MethodContract {
+  const { node, segments } = follow(document.json, at, document.path);
   if (!isRecord(node) || typeof node['name'] !== 'string') {
     throw new ContractLoadError(document.path, toPointer(segments), 'a method needs a string name');
   }
@@ -183,18 +185,26 @@ export function loadContractSet(paths: readonly string[]): ContractSet {
   if (paths.length === 0) throw new ContractLoadError('(none)', '', 'at least one contract document is needed');
   const documents = paths.map((path, index) => readDocument(resolvePath(path), index));
   const methods = new Map<string, MethodContract>();
+  const serverRequests = new Map<string, MethodContract>();
   const notifications = new Map<string, NotificationContract>();
-  for (const document of documents) {
-    const list = document.json['methods'] as unknown[];
+  const readList = (document: ContractDocument, key: string, into: Map<string, MethodContract>): void => {
+    const list = document.json[key];
+    if (!Array.isArray(list)) return;
     for (let i = 0; i < list.length; i++) {
-      const method = readMethod(document, i);
-      if (!methods.has(method.name)) methods.set(method.name, method);
+      const method = readMethod(document, [key, String(i)]);
+      if (!into.has(method.name)) into.set(method.name, method);
     }
+  };
+  for (const document of documents) {
+    readList(document, 'methods', methods);
+    readList(document, 'x-server-requests', serverRequests);
+    readList(document, 'x-hermes-server-requests', serverRequests);
     readNotifications(document, notifications);
   }
   return {
     documents,
     methods,
+    serverRequests,
     notifications,
     resolveRef(document, ref) {
       const segments = parseLocalRef(ref);
@@ -203,4 +213,12 @@ export function loadContractSet(paths: readonly string[]): ContractSet {
       return typeof node === 'boolean' || isRecord(node) ? node : undefined;
     },
   };
+}
+
+/** A payload-less event: a closed object that declares no property (the frame carries no `payload`). */
+export function isPayloadless(schema: SchemaNode): boolean {
+  if (typeof schema === 'boolean') return false;
+  const properties = schema['properties'];
+  const empty = properties === undefined || (typeof properties === 'object' && properties !== null && Object.keys(properties).length === 0);
+  return schema['type'] === 'object' && schema['additionalProperties'] === false && empty;
 }

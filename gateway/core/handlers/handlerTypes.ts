@@ -1,8 +1,4 @@
-import type { SessionHooks } from '../../hooks/sessionHooks.js';
-import type { FakeAgent } from '../fakeAgent.js';
 import type { GatewayConnection } from '../gatewayConnection.js';
-import type { GatewayRuntime } from '../gatewayRuntime.js';
-import type { SessionLifecycle } from '../sessionLifecycle.js';
 
 export interface HandlerContext {
   readonly method: string;
@@ -16,13 +12,6 @@ export interface HandlerContext {
 export type Handler = (params: Record<string, unknown>, context: HandlerContext) => unknown;
 
 export type HandlerTable = Record<string, Handler>;
-
-export interface GatewayServices {
-  readonly rt: GatewayRuntime;
-  readonly sessions: SessionLifecycle;
-  readonly agent: FakeAgent;
-  readonly hooks: SessionHooks;
-}
 
 export const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 export const bool = (value: unknown): boolean | undefined => (typeof value === 'boolean' ? value : undefined);

@@ -1,9 +1,18 @@
 import { isHookName } from '../../hooks/hookTypes.js';
+import type { SessionHooks } from '../../hooks/sessionHooks.js';
+import type { SessionLifecycle } from '../sessionLifecycle.js';
+import type { SessionStore } from '../sessionStore.js';
 import { ErrorCode, GatewayError, sessionNotFound } from '../wireErrors.js';
-import type { GatewayServices, HandlerTable } from './handlerTypes.js';
+import type { HandlerTable } from './handlerTypes.js';
+
+export interface HookHandlerDeps {
+  readonly store: SessionStore;
+  readonly sessions: SessionLifecycle;
+  readonly hooks: SessionHooks;
+}
 
 /** The session-hooks extension's methods (dispatched only when its document is loaded). */
-export function hookHandlers({ rt, sessions, hooks }: GatewayServices): HandlerTable {
+export function hookHandlers({ store, sessions, hooks }: HookHandlerDeps): HandlerTable {
   return {
     'hooks.subscribe': (params, context) => {
       const requested = params['hooks'];
@@ -17,7 +26,7 @@ export function hookHandlers({ rt, sessions, hooks }: GatewayServices): HandlerT
       if (session.turn) throw new GatewayError(ErrorCode.SESSION_BUSY, 'session busy');
       await hooks.reset(session);
       if (session.closed) throw sessionNotFound();
-      const row = rt.store.get(session.key);
+      const row = store.get(session.key);
       if (row) row.messages = [];
       session.pendingMessages = [];
       session.interactionCount = 0;

@@ -1,12 +1,19 @@
-import { previewOf } from '../sessionStore.js';
-import { historyOf, statusOf, titleOf } from '../sessionViews.js';
-import { bool, type GatewayServices, type HandlerTable, int, str } from './handlerTypes.js';
+import type { LiveSessions } from '../liveSessions.js';
+import { previewOf, type SessionStore } from '../sessionStore.js';
+import { type SessionViews, statusOf } from '../sessionViews.js';
+import { bool, type HandlerTable, int, str } from './handlerTypes.js';
 
-export function listingHandlers({ rt }: GatewayServices): HandlerTable {
+export interface ListingDeps {
+  readonly store: SessionStore;
+  readonly live: LiveSessions;
+  readonly views: SessionViews;
+}
+
+export function listingHandlers({ store, live, views }: ListingDeps): HandlerTable {
   return {
     'session.list': (params) => {
       const title = str(params['title']);
-      let rows = rt.store.listable(bool(params['include_hidden']) ?? false);
+      let rows = store.listable(bool(params['include_hidden']) ?? false);
       if (title !== undefined) rows = rows.filter((row) => row.title === title);
       const limit = int(params['limit']);
       if (limit !== undefined && limit >= 0 && title === undefined) rows = rows.slice(0, limit);
@@ -23,20 +30,20 @@ export function listingHandlers({ rt }: GatewayServices): HandlerTable {
     },
 
     'session.most_recent': () => {
-      const row = rt.store.listable(false)[0];
+      const row = store.listable(false)[0];
       return row ? { session_id: row.key, title: row.title, started_at: row.startedAt, source: row.source } : { session_id: null };
     },
 
     // Hidden live sessions are left out unless they are the caller's current one.
     'session.active_list': (params) => {
       const current = str(params['current_session_id']);
-      const sessions = rt.live.all().filter((session) => {
-        const hidden = rt.store.get(session.key)?.hidden ?? session.pendingHidden;
+      const sessions = live.all().filter((session) => {
+        const hidden = store.get(session.key)?.hidden ?? session.pendingHidden;
         return !hidden || session.id === current;
       });
       return {
         sessions: sessions.map((session) => {
-          const history = historyOf(rt, session);
+          const history = views.history(session);
           return {
             current: session.id === current,
             id: session.id,
@@ -47,7 +54,7 @@ export function listingHandlers({ rt }: GatewayServices): HandlerTable {
             session_key: session.key,
             started_at: session.startedAt,
             status: statusOf(session),
-            title: titleOf(rt, session),
+            title: views.title(session),
           };
         }),
       };

@@ -1,6 +1,7 @@
 import { DEFAULT_MODEL } from '../fakeAgent.js';
 import { ErrorCode, GatewayError } from '../wireErrors.js';
-import { type GatewayServices, type HandlerTable, int, str } from './handlerTypes.js';
+import type { SessionLifecycle } from '../sessionLifecycle.js';
+import { type HandlerTable, int, str } from './handlerTypes.js';
 
 function render(template: string, variables: Record<string, unknown>): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
@@ -10,7 +11,11 @@ function render(template: string, variables: Record<string, unknown>): string {
   });
 }
 
-export function oneshotHandlers({ sessions }: GatewayServices): HandlerTable {
+export interface OneshotDeps {
+  readonly sessions: SessionLifecycle;
+}
+
+export function oneshotHandlers({ sessions }: OneshotDeps): HandlerTable {
   return {
     /** Deterministic: `oneshot(<model>): <rendered template, or instructions + input>`, cut at 4 chars per token. */
     'llm.oneshot': (params) => {

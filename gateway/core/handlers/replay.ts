@@ -1,13 +1,22 @@
-import { type GatewayServices, type HandlerTable, int, str } from './handlerTypes.js';
+import type { ReplayEpoch } from '../replayEpoch.js';
+import type { ReplayRings } from '../replayRings.js';
+import type { ServerRequests } from '../serverRequests.js';
+import { type HandlerTable, int, str } from './handlerTypes.js';
 
-export function replayHandlers({ rt }: GatewayServices): HandlerTable {
+export interface ReplayDeps {
+  readonly replay: ReplayRings;
+  readonly epoch: ReplayEpoch;
+  readonly serverRequests: ServerRequests;
+}
+
+export function replayHandlers({ replay, epoch, serverRequests }: ReplayDeps): HandlerTable {
   return {
     // Works for any runtime id, live or not: a reaped or closed session's ring stays readable for the epoch.
     'session.events.since': (params) => {
-      const slice = rt.replay.since(str(params['session_id']) ?? '', int(params['last_seen']) ?? 0);
-      return { ...slice, epoch: rt.replayEpoch, open_requests: [] };
+      const slice = replay.since(str(params['session_id']) ?? '', int(params['last_seen']) ?? 0);
+      return { ...slice, epoch: epoch.value, open_requests: serverRequests.openFor(str(params['session_id']) ?? '') };
     },
 
-    'session.events.stats': () => rt.replay.stats(),
+    'session.events.stats': () => replay.stats(),
   };
 }

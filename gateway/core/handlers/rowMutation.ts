@@ -1,7 +1,11 @@
-import { infoOf } from '../sessionViews.js';
+import type { LiveSessions } from '../liveSessions.js';
+import type { SessionEvents } from '../sessionEvents.js';
+import type { SessionLifecycle } from '../sessionLifecycle.js';
+import type { SessionStore } from '../sessionStore.js';
+import type { SessionViews } from '../sessionViews.js';
 import { ErrorCode, GatewayError } from '../wireErrors.js';
 import { isDirectory } from './sessionCreate.js';
-import { bool, type GatewayServices, type HandlerTable, str } from './handlerTypes.js';
+import { bool, type HandlerTable, str } from './handlerTypes.js';
 
 const MAX_TITLE_LENGTH = 100;
 
@@ -15,13 +19,21 @@ function requireDirectory(cwd: string): void {
   if (!isDirectory(cwd)) throw new GatewayError(ErrorCode.CWD_INVALID, `working directory does not exist: ${cwd}`);
 }
 
-export function rowMutationHandlers({ rt, sessions }: GatewayServices): HandlerTable {
+export interface RowMutationDeps {
+  readonly store: SessionStore;
+  readonly live: LiveSessions;
+  readonly sessions: SessionLifecycle;
+  readonly events: SessionEvents;
+  readonly views: SessionViews;
+}
+
+export function rowMutationHandlers({ store, live, sessions, events, views }: RowMutationDeps): HandlerTable {
   return {
     'session.title': (params, context) => {
       const session = sessions.require(params['session_id']);
       const requested = str(params['title']);
       if (requested === undefined) {
-        const row = rt.store.get(session.key);
+        const row = store.get(session.key);
         return { title: row?.title ?? session.pendingTitle ?? '', session_key: session.key };
       }
       const title = requested.trim();
@@ -31,34 +43,34 @@ export function rowMutationHandlers({ rt, sessions }: GatewayServices): HandlerT
       }
       // Newer handlers create the row to hold the title instead of queueing it for the first turn.
       sessions.ensureRow(session).title = title;
-      context.afterReply(() => rt.events.emit(session, 'session.info', infoOf(rt, session)));
+      context.afterReply(() => events.emit(session, 'session.info', views.infoOf(session)));
       return { title, session_key: session.key };
     },
 
     'session.set_hidden': (params) => {
       const target = str(params['session_id']) ?? '';
       const hidden = bool(params['hidden']) ?? true;
-      const live = rt.live.get(target) ?? rt.live.byKey(target);
-      const row = live ? rt.store.get(live.key) : (rt.store.get(target) ?? rt.store.findByTitle(target));
+      const session = live.get(target) ?? live.byKey(target);
+      const row = session ? store.get(session.key) : (store.get(target) ?? store.findByTitle(target));
       if (row) row.hidden = hidden;
-      else if (live) live.pendingHidden = hidden;
+      else if (session) session.pendingHidden = hidden;
       else throw new GatewayError(ErrorCode.STORED_SESSION_NOT_FOUND, 'session not found');
-      return { hidden, session_key: row?.key ?? live?.key ?? target };
+      return { hidden, session_key: row?.key ?? session?.key ?? target };
     },
 
     'session.workspace.move': (params, context) => {
       const key = str(params['session_key']) ?? '';
       if (key === '') throw new GatewayError(ErrorCode.STORED_SESSION_NOT_FOUND, 'session_key required');
       const cwd = checkedCwd(params['cwd']);
-      const row = rt.store.get(key);
-      const live = rt.live.byKey(key);
-      if (!row && !live) throw new GatewayError(ErrorCode.STORED_SESSION_NOT_FOUND, 'session not found');
+      const row = store.get(key);
+      const session = live.byKey(key);
+      if (!row && !session) throw new GatewayError(ErrorCode.STORED_SESSION_NOT_FOUND, 'session not found');
       requireDirectory(cwd);
       if (row) row.cwd = cwd;
-      if (live) {
-        live.cwd = cwd;
-        live.workspace = cwd;
-        context.afterReply(() => rt.events.emit(live, 'session.info', infoOf(rt, live)));
+      if (session) {
+        session.cwd = cwd;
+        session.workspace = cwd;
+        context.afterReply(() => events.emit(session, 'session.info', views.infoOf(session)));
       }
       return { cwd, branch: null, git_repo_root: null };
     },
@@ -70,10 +82,10 @@ export function rowMutationHandlers({ rt, sessions }: GatewayServices): HandlerT
       requireDirectory(cwd);
       session.cwd = cwd;
       session.workspace = cwd;
-      const row = rt.store.get(session.key);
+      const row = store.get(session.key);
       if (row) row.cwd = cwd;
-      context.afterReply(() => rt.events.emit(session, 'session.info', infoOf(rt, session)));
-      return infoOf(rt, session);
+      context.afterReply(() => events.emit(session, 'session.info', views.infoOf(session)));
+      return views.infoOf(session);
     },
   };
 }

@@ -1,10 +1,13 @@
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
+import type { SessionHooks } from '../../hooks/sessionHooks.js';
+import type { Clock } from '../clock.js';
 import { DEFAULT_MODEL } from '../fakeAgent.js';
-import type { GatewayRuntime } from '../gatewayRuntime.js';
-import type { StoredMessage } from '../sessionStore.js';
-import { historyOf, lazyInfo, visibleHistory } from '../sessionViews.js';
-import { bool, type GatewayServices, type HandlerTable, int, str } from './handlerTypes.js';
+import type { LiveSessions } from '../liveSessions.js';
+import type { SessionLifecycle } from '../sessionLifecycle.js';
+import type { SessionStore, StoredMessage } from '../sessionStore.js';
+import { type SessionViews, visibleHistory } from '../sessionViews.js';
+import { bool, type HandlerTable, int, str } from './handlerTypes.js';
 
 export const DEFAULT_COLS = 80;
 
@@ -18,19 +21,19 @@ export function isDirectory(path: string): boolean {
 }
 
 /** `SeedMessage` → stored row: `content` wins over the legacy `text`; only `display_kind: "hidden"` is kept. */
-export function coerceSeed(rt: GatewayRuntime, raw: unknown): StoredMessage {
+export function coerceSeed(store: SessionStore, clock: Clock, raw: unknown): StoredMessage {
   const seed = raw as Record<string, unknown>;
   const text = str(seed['content']) ?? str(seed['text']) ?? '';
   const hidden = seed['display_kind'] === 'hidden';
-  return rt.store.message({ role: String(seed['role']), text, timestamp: rt.nowSeconds(), ...(hidden ? { display_kind: 'hidden' } : {}) });
+  return store.message({ role: String(seed['role']), text, timestamp: clock.nowSeconds(), ...(hidden ? { display_kind: 'hidden' } : {}) });
 }
 
 /** "X (branch)", then "X (branch 2)", … : the next title of a lineage that is not taken yet. */
-export function lineageTitle(rt: GatewayRuntime, parentTitle: string): string {
+export function lineageTitle(store: SessionStore, parentTitle: string): string {
   const base = parentTitle || 'Untitled';
   for (let n = 1; ; n++) {
     const candidate = n === 1 ? `${base} (branch)` : `${base} (branch ${n})`;
-    if (!rt.store.findByTitle(candidate)) return candidate;
+    if (!store.findByTitle(candidate)) return candidate;
   }
 }
 
@@ -42,11 +45,22 @@ function modelOptionsOf(params: Record<string, unknown>): Record<string, unknown
   return Object.keys(options).length > 0 ? options : null;
 }
 
-export function sessionCreateHandlers({ rt, sessions, hooks }: GatewayServices): HandlerTable {
+export interface SessionCreateDeps {
+  readonly store: SessionStore;
+  readonly live: LiveSessions;
+  readonly sessions: SessionLifecycle;
+  readonly hooks: SessionHooks;
+  readonly views: SessionViews;
+  readonly clock: Clock;
+  /** The cwd of a session whose client sent none (or one that is no directory). */
+  readonly dataDir: string;
+}
+
+export function sessionCreateHandlers({ store, live, sessions, hooks, views, clock, dataDir }: SessionCreateDeps): HandlerTable {
   return {
     'session.create': async (params, context) => {
       // session_pre_init names the session and may change the model before anything is resolved.
-      const id = rt.live.reserveId();
+      const id = live.reserveId();
       const init = await hooks.preInit(id, {
         backendName: str(params['provider']) ?? 'reference',
         modelId: str(params['model']) || DEFAULT_MODEL,
@@ -59,17 +73,17 @@ export function sessionCreateHandlers({ rt, sessions, hooks }: GatewayServices):
       const profile = str(params['profile']) ?? null;
       // #52589: a cwd the client did not pick deliberately yields to a named profile's own cwd.
       const profileWins = params['cwd_explicit'] === false && profile !== null && profile !== '';
-      const cwd = !profileWins && explicit ? sentCwd : rt.settings.dataDir;
-      const seeds = Array.isArray(params['messages']) ? params['messages'].map((raw) => coerceSeed(rt, raw)) : [];
+      const cwd = !profileWins && explicit ? sentCwd : dataDir;
+      const seeds = Array.isArray(params['messages']) ? params['messages'].map((raw) => coerceSeed(store, clock, raw)) : [];
       const parent = str(params['parent_session_id']) || null;
-      const key = rt.store.newKey();
+      const key = store.newKey();
       const title = str(params['title']) ?? null;
       const hidden = bool(params['hidden']) ?? false;
       const workspace = explicit && !profileWins ? (sentCwd ?? null) : null;
       const seededChild = parent !== null && seeds.length > 0;
       if (seededChild) {
-        const parentTitle = rt.store.get(parent)?.title ?? '';
-        rt.store.create({ key, title: title ?? lineageTitle(rt, parentTitle), hidden, source: str(params['source']) ?? '', parent, cwd: workspace, model, messages: seeds });
+        const parentTitle = store.get(parent)?.title ?? '';
+        store.create({ key, title: title ?? lineageTitle(store, parentTitle), hidden, source: str(params['source']) ?? '', parent, cwd: workspace, model, messages: seeds });
       }
       const session = sessions.open(
         {
@@ -95,13 +109,13 @@ export function sessionCreateHandlers({ rt, sessions, hooks }: GatewayServices):
       );
       sessions.openedForGoneConnection(session, context.connection);
       context.afterReply(() => sessions.scheduleBuild(session));
-      const history = historyOf(rt, session);
+      const history = views.history(session);
       return {
         session_id: session.id,
         stored_session_id: key,
         message_count: history.length,
         messages: visibleHistory(history),
-        info: lazyInfo(rt, session),
+        info: views.lazyInfo(session),
       };
     },
   };

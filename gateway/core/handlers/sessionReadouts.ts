@@ -1,25 +1,35 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONTEXT_MAX_TOKENS, fullInfo, historyOf, statusOf, titleOf, tokensOf, usageOf, visibleHistory } from '../sessionViews.js';
+import type { Clock } from '../clock.js';
+import type { SessionLifecycle } from '../sessionLifecycle.js';
+import { CONTEXT_MAX_TOKENS, type SessionViews, statusOf, tokensOf, usageOf, visibleHistory } from '../sessionViews.js';
 import { ErrorCode, GatewayError, sessionNotFound } from '../wireErrors.js';
-import { type GatewayServices, type HandlerTable, int, str } from './handlerTypes.js';
+import { type HandlerTable, int, str } from './handlerTypes.js';
 
-export function sessionReadoutHandlers({ rt, sessions }: GatewayServices): HandlerTable {
+export interface SessionReadoutDeps {
+  readonly sessions: SessionLifecycle;
+  readonly views: SessionViews;
+  readonly clock: Clock;
+  /** `session.save` writes under `<dataDir>/sessions/saved/`. */
+  readonly dataDir: string;
+}
+
+export function sessionReadoutHandlers({ sessions, views, clock, dataDir }: SessionReadoutDeps): HandlerTable {
   return {
     'session.history': (params) => {
-      const history = historyOf(rt, sessions.require(params['session_id']));
+      const history = views.history(sessions.require(params['session_id']));
       return { count: history.length, messages: visibleHistory(history) };
     },
 
     'session.usage': (params) => {
       const session = sessions.require(params['session_id']);
-      return usageOf(historyOf(rt, session), session.model);
+      return usageOf(views.history(session), session.model);
     },
 
     'session.context_breakdown': (params) => {
       const session = sessions.require(params['session_id']);
       const ready = session.agent === 'ready';
-      const tokens = historyOf(rt, session).reduce((sum, message) => sum + tokensOf(message.text), 0);
+      const tokens = views.history(session).reduce((sum, message) => sum + tokensOf(message.text), 0);
       const categories = ready ? [{ color: '#60a5fa', id: 'messages', label: 'Messages', tokens }] : [];
       const used = ready ? tokens : 0;
       return {
@@ -39,9 +49,9 @@ export function sessionReadoutHandlers({ rt, sessions }: GatewayServices): Handl
       const session = sessions.require(params['session_id']);
       const lines = [
         `Session: ${session.key} (runtime ${session.id})`,
-        `Title: ${titleOf(rt, session) || '(untitled)'}`,
+        `Title: ${views.title(session) || '(untitled)'}`,
         `Model: ${session.model}`,
-        `Messages: ${historyOf(rt, session).length}`,
+        `Messages: ${views.history(session).length}`,
         `Status: ${statusOf(session)}`,
         `Working directory: ${session.cwd}`,
       ];
@@ -54,7 +64,7 @@ export function sessionReadoutHandlers({ rt, sessions }: GatewayServices): Handl
       await sessions.waitForAgent(session);
       if (session.closed) throw sessionNotFound();
       if (session.turn) throw new GatewayError(ErrorCode.SESSION_BUSY, 'session busy');
-      const history = historyOf(rt, session);
+      const history = views.history(session);
       const tokens = history.reduce((sum, message) => sum + tokensOf(message.text), 0);
       const focus = str(params['focus_topic']);
       return {
@@ -66,7 +76,7 @@ export function sessionReadoutHandlers({ rt, sessions }: GatewayServices): Handl
         after_tokens: tokens,
         summary: { noop: true, aborted: false, headline: 'Nothing to compress', token_line: `${tokens} tokens`, note: focus ? `focus: ${focus}` : null },
         usage: usageOf(history, session.model),
-        info: fullInfo(rt, session),
+        info: views.fullInfo(session),
         messages: visibleHistory(history),
         compressed: false,
       };
@@ -74,11 +84,11 @@ export function sessionReadoutHandlers({ rt, sessions }: GatewayServices): Handl
 
     'session.save': (params) => {
       const session = sessions.require(params['session_id']);
-      const directory = join(rt.settings.dataDir, 'sessions', 'saved');
+      const directory = join(dataDir, 'sessions', 'saved');
       mkdirSync(directory, { recursive: true });
-      const stamp = new Date(rt.now()).toISOString().replace(/[-:.]/g, '');
+      const stamp = new Date(clock.now()).toISOString().replace(/[-:.]/g, '');
       const file = join(directory, `${session.key}_${stamp}.json`);
-      const body = { session_id: session.key, title: titleOf(rt, session), model: session.model, saved_at: rt.nowSeconds(), messages: visibleHistory(historyOf(rt, session)) };
+      const body = { session_id: session.key, title: views.title(session), model: session.model, saved_at: clock.nowSeconds(), messages: visibleHistory(views.history(session)) };
       writeFileSync(file, JSON.stringify(body, null, 2));
       return { file };
     },

@@ -1,18 +1,35 @@
-import type { LiveSession } from '../liveSessions.js';
-import { snapshotOf } from '../sessionViews.js';
+import type { LiveSession, LiveSessions } from '../liveSessions.js';
+import type { SessionEvents } from '../sessionEvents.js';
+import type { SessionLifecycle } from '../sessionLifecycle.js';
+import type { SessionStore } from '../sessionStore.js';
+import type { SessionViews } from '../sessionViews.js';
+import type { Timers } from '../timers.js';
 import { ErrorCode, GatewayError } from '../wireErrors.js';
 import { DEFAULT_COLS } from './sessionCreate.js';
-import { bool, type GatewayServices, type HandlerTable, int, str } from './handlerTypes.js';
+import { bool, type HandlerTable, int, str } from './handlerTypes.js';
 
-export function sessionResumeHandlers({ rt, sessions }: GatewayServices): HandlerTable {
+export interface SessionResumeDeps {
+  readonly store: SessionStore;
+  readonly live: LiveSessions;
+  readonly sessions: SessionLifecycle;
+  readonly events: SessionEvents;
+  readonly timers: Timers;
+  readonly views: SessionViews;
+  /** The cwd of a resumed row that has no workspace. */
+  readonly dataDir: string;
+  /** `sessions.max_resume_messages`: a longer transcript is refused (4130) when the reply would carry it. */
+  readonly maxResumeMessages: number;
+}
+
+export function sessionResumeHandlers({ store, live, sessions, events, timers, views, dataDir, maxResumeMessages }: SessionResumeDeps): HandlerTable {
   /** defer_history: an ack now, then `session.resume_progress` loading → complete in the background. */
   const hydrate = (session: LiveSession): void => {
-    rt.events.emit(session, 'session.resume_progress', { phase: 'history', status: 'loading' });
-    rt.timers.after(0, () => {
+    events.emit(session, 'session.resume_progress', { phase: 'history', status: 'loading' });
+    timers.after(0, () => {
       if (session.closed) return;
       session.hydrating = false;
-      const count = rt.store.get(session.key)?.messages.length ?? 0;
-      rt.events.emit(session, 'session.resume_progress', { phase: 'history', status: 'complete', message_count: count });
+      const count = store.get(session.key)?.messages.length ?? 0;
+      events.emit(session, 'session.resume_progress', { phase: 'history', status: 'complete', message_count: count });
     });
   };
 
@@ -24,25 +41,25 @@ export function sessionResumeHandlers({ rt, sessions }: GatewayServices): Handle
       const deferHistory = bool(params['defer_history']) ?? false;
       const omitMessages = bool(params['omit_messages']) ?? false;
       const eager = bool(params['eager_build']) ?? false;
-      const row = rt.store.get(target) ?? rt.store.findByTitle(target);
+      const row = store.get(target) ?? store.findByTitle(target);
       if (!row) {
-        const unpersisted = rt.live.byKey(target) ?? rt.live.byPendingTitle(target);
+        const unpersisted = live.byKey(target) ?? live.byPendingTitle(target);
         if (!unpersisted) throw new GatewayError(ErrorCode.STORED_SESSION_NOT_FOUND, 'session not found');
         sessions.bind(unpersisted, context.connection);
-        const snapshot = snapshotOf(rt, unpersisted, { omitMessages, deferHistory, resumed: unpersisted.key });
+        const snapshot = views.snapshotOf(unpersisted, { omitMessages, deferHistory, resumed: unpersisted.key });
         return { ...snapshot, info: { model: unpersisted.model, lazy: true, profile_name: unpersisted.profile } };
       }
-      const live = rt.live.byKey(row.key);
-      if (live) {
+      const reusable = live.byKey(row.key);
+      if (reusable) {
         // Reuse-live fast path: same runtime id, rebound to the caller, orphan reap cancelled.
-        sessions.bind(live, context.connection);
-        return snapshotOf(rt, live, { omitMessages, deferHistory, resumed: row.key });
+        sessions.bind(reusable, context.connection);
+        return views.snapshotOf(reusable, { omitMessages, deferHistory, resumed: row.key });
       }
       const carriesTranscript = !lazy && !deferHistory && !omitMessages;
-      if (carriesTranscript && row.messages.length > rt.settings.maxResumeMessages) {
+      if (carriesTranscript && row.messages.length > maxResumeMessages) {
         throw new GatewayError(
           ErrorCode.RESUME_TOO_LARGE,
-          `resume refused: the transcript has ${row.messages.length} messages (sessions.max_resume_messages is ${rt.settings.maxResumeMessages})`,
+          `resume refused: the transcript has ${row.messages.length} messages (sessions.max_resume_messages is ${maxResumeMessages})`,
         );
       }
       const session = sessions.open(
@@ -52,7 +69,7 @@ export function sessionResumeHandlers({ rt, sessions }: GatewayServices): Handle
           provider: null,
           reasoningEffort: null,
           fast: null,
-          cwd: row.cwd ?? rt.settings.dataDir,
+          cwd: row.cwd ?? dataDir,
           workspace: row.cwd,
           cols: int(params['cols']) ?? DEFAULT_COLS,
           source: str(params['source']) ?? row.source,
@@ -63,7 +80,7 @@ export function sessionResumeHandlers({ rt, sessions }: GatewayServices): Handle
         context.connection,
         'resume',
       );
-      if (lazy) return snapshotOf(rt, session, { omitMessages, resumed: row.key });
+      if (lazy) return views.snapshotOf(session, { omitMessages, resumed: row.key });
       if (eager) {
         sessions.buildNow(session);
         if (session.agent === 'failed') throw new GatewayError(ErrorCode.AGENT_INIT_FAILED, session.buildError ?? 'agent init failed');
@@ -75,13 +92,13 @@ export function sessionResumeHandlers({ rt, sessions }: GatewayServices): Handle
         session.hydrating = true;
         context.afterReply(() => hydrate(session));
       }
-      return snapshotOf(rt, session, { omitMessages, deferHistory, resumed: row.key });
+      return views.snapshotOf(session, { omitMessages, deferHistory, resumed: row.key });
     },
 
     'session.activate': (params, context) => {
       const session = sessions.require(params['session_id']);
       sessions.bind(session, context.connection);
-      return snapshotOf(rt, session, { omitMessages: bool(params['omit_messages']) ?? false });
+      return views.snapshotOf(session, { omitMessages: bool(params['omit_messages']) ?? false });
     },
   };
 }

@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { Clock } from '../clock.js';
 import { ErrorCode, GatewayError } from '../wireErrors.js';
-import { bool, type GatewayServices, type HandlerTable, int, str } from './handlerTypes.js';
+import { bool, type HandlerTable, int, str } from './handlerTypes.js';
 
 /** A session key as a single, harmless directory name. */
 function directoryName(sessionId: string): string {
@@ -25,8 +26,14 @@ interface Entry {
 
 const basename = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
-export function spawnTreeHandlers({ rt }: GatewayServices): HandlerTable {
-  const root = join(rt.settings.dataDir, 'spawn-trees');
+export interface SpawnTreeDeps {
+  readonly clock: Clock;
+  /** Snapshots live in `<dataDir>/spawn-trees/`. */
+  readonly dataDir: string;
+}
+
+export function spawnTreeHandlers({ clock, dataDir }: SpawnTreeDeps): HandlerTable {
+  const root = join(dataDir, 'spawn-trees');
   let counter = 0;
 
   const entries = (): Entry[] => {
@@ -62,7 +69,7 @@ export function spawnTreeHandlers({ rt }: GatewayServices): HandlerTable {
       const folder = join(root, directoryName(sessionId));
       mkdirSync(folder, { recursive: true });
       counter += 1;
-      const path = join(folder, `${String(rt.now()).padStart(15, '0')}-${String(counter).padStart(9, '0')}.json`);
+      const path = join(folder, `${String(clock.now()).padStart(15, '0')}-${String(counter).padStart(9, '0')}.json`);
       const snapshot = {
         session_id: sessionId,
         started_at: params['started_at'] ?? null,

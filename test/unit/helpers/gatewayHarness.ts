@@ -5,6 +5,10 @@ import { expect } from '@playwright/test';
 import { type ContractViolation, createGatewayCore, type GatewayCore, type GatewayOptions, MemoryClient, MemoryRpcError } from '../../../gateway/index.js';
 
 export const HERMES_CONTRACT = join(process.cwd(), 'contracts', 'hermes', 'session-lifecycle.openrpc.json');
+/** The full Hermes document: the gateway's default. */
+export const FULL_CONTRACT = join(process.cwd(), 'contracts', 'hermes', 'gateway.openrpc.json');
+export const FULL_PRE_CWD_EXPLICIT_CONTRACT = join(process.cwd(), 'contracts', 'hermes', 'gateway.pre-cwd-explicit.openrpc.json');
+export const HOOKS_EXTENSION = join(process.cwd(), 'contracts', 'extensions', 'session-hooks.openrpc.json');
 export const PRE_CWD_EXPLICIT_CONTRACT = join(process.cwd(), 'contracts', 'hermes', 'session-lifecycle.pre-cwd-explicit.openrpc.json');
 
 export interface CoreHarness {
@@ -18,13 +22,18 @@ export interface CoreHarness {
   close(): void;
 }
 
-/** A transport-free gateway in strict mode with a short build delay, for unit tests. */
+/**
+ * A transport-free gateway in strict mode with a short build delay, for unit tests. It serves the session lifecycle
+ * document unless told otherwise: most tests pin the exact (narrow) shapes of that document; the full document,
+ * the gateway's default, has tests of its own (gatewayFullDocument and after).
+ */
 export function coreHarness(options: Partial<GatewayOptions> = {}): CoreHarness {
   const dataDir = mkdtempSync(join(tmpdir(), 'gateway-test-'));
   const violations: ContractViolation[] = [];
   const logs: string[] = [];
   const core = createGatewayCore({
     buildDelayMs: 5,
+    contractPaths: [HERMES_CONTRACT],
     ...options,
     dataDir,
     strict: options.strict ?? ((violation) => violations.push(violation)),

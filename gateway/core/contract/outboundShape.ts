@@ -1,0 +1,65 @@
+import type { SchemaNode } from './contractSet.js';
+import { deref, isPlainObject, pickBranch, type Resolve, type SchemaObject } from './schemaBranches.js';
+
+const MAX_DEPTH = 64;
+
+/** The value a required field gets when the producer left it out: its default, else the empty value of its type. */
+export function absentValue(raw: SchemaNode, resolve: Resolve, depth = 0): unknown {
+  const node = deref(raw, resolve);
+  if (typeof node === 'boolean') return undefined;
+  if ('default' in node) return structuredClone(node['default']);
+  if ('const' in node) return structuredClone(node['const']);
+  const branches = Array.isArray(node['anyOf']) ? node['anyOf'] : Array.isArray(node['oneOf']) ? node['oneOf'] : undefined;
+  const nullable = branches?.some((branch) => {
+    const target = deref(branch as SchemaNode, resolve);
+    return typeof target !== 'boolean' && target['type'] === 'null';
+  });
+  if (nullable) return null;
+  const type = node['type'];
+  if (type === 'array') return [];
+  if (type === 'object' || 'properties' in node) return shape({}, node, resolve, depth + 1);
+  return undefined;
+}
+
+function shapeObject(value: Record<string, unknown>, node: SchemaObject, resolve: Resolve, depth: number): Record<string, unknown> {
+  const properties = isPlainObject(node['properties']) ? (node['properties'] as Record<string, SchemaNode>) : {};
+  const required = new Set(Array.isArray(node['required']) ? (node['required'] as string[]) : []);
+  const shaped: Record<string, unknown> = {};
+  // Declaration order first, as Pydantic serialises a model; then the extras an open model keeps.
+  for (const [name, schema] of Object.entries(properties)) {
+    if (Object.hasOwn(value, name)) shaped[name] = shape(value[name], schema, resolve, depth + 1);
+    else if (required.has(name)) {
+      const absent = absentValue(schema, resolve, depth);
+      if (absent !== undefined) shaped[name] = absent;
+    }
+  }
+  const additional = node['additionalProperties'];
+  for (const [key, item] of Object.entries(value)) {
+    if (Object.hasOwn(properties, key) || additional === false) continue;
+    shaped[key] = isPlainObject(additional) ? shape(item, additional as SchemaNode, resolve, depth + 1) : item;
+  }
+  return shaped;
+}
+
+/**
+ * Fits a value the gateway built to the declared outbound schema the way a Pydantic model serialises: required
+ * fields the producer left out get their default (or the empty value of their type, as `default_factory` would),
+ * keys a closed model does not declare are left out, and declared fields come in declaration order. A value that
+ * cannot be fitted is returned as it is, for the contract check to report. This is what lets one handler answer
+ * both a narrow document (few required fields) and the full one (every serialised field required).
+ */
+export function shape(value: unknown, raw: SchemaNode, resolve: Resolve, depth = 0): unknown {
+  if (depth > MAX_DEPTH) return value;
+  const node = deref(raw, resolve);
+  if (typeof node === 'boolean') return value;
+  for (const combinator of ['anyOf', 'oneOf'] as const) {
+    const branches = node[combinator];
+    if (!Array.isArray(branches)) continue;
+    const branch = pickBranch(value, branches as SchemaNode[], resolve);
+    return branch === undefined ? value : shape(value, branch, resolve, depth + 1);
+  }
+  if (Array.isArray(node['allOf'])) return (node['allOf'] as SchemaNode[]).reduce((current, part) => shape(current, part, resolve, depth + 1), value);
+  if (isPlainObject(value) && ('properties' in node || 'additionalProperties' in node || node['type'] === 'object')) return shapeObject(value, node, resolve, depth);
+  if (Array.isArray(value) && node['items'] !== undefined && !Array.isArray(node['items'])) return value.map((item) => shape(item, node['items'] as SchemaNode, resolve, depth + 1));
+  return value;
+}
