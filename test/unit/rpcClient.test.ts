@@ -43,7 +43,7 @@ test('events can be awaited by type and session, including ones that already arr
   await client.request('prompt.submit', { session_id: created.session_id, text: 'hi' });
   await client.waitForEvent({ type: 'message.complete', sessionId: created.session_id }, 5_000);
   const types = client.events.all({ sessionId: created.session_id }).map((e) => e.type);
-  expect(types).toEqual(['session.info', 'message.start', 'message.delta', 'message.delta', 'message.delta', 'message.complete']);
+  expect(types).toEqual(['session.info', 'message.start', 'tool.start', 'tool.complete', 'message.delta', 'message.delta', 'message.delta', 'message.complete']);
   await expect(client.waitForEvent({ type: 'message.complete', sessionId: 'nobody' }, 50)).rejects.toThrow(/EVENT_TIMEOUT/);
   await client.close();
 });
