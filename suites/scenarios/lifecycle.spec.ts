@@ -1,10 +1,4 @@
-import { cellTest, test } from '../../fixtures/index.js';
-import { closeResumeCell, deleteLiveCell } from '../../fixtures/scenarios/lifecycleCells.js';
+import { declareFamily } from '../../fixtures/index.js';
 
-// Session lifecycle rules that span several calls (Hermes spec §3.3–3.5).
-test.describe.configure({ mode: 'parallel' });
-
-const SUBJECT = 'lifecycle';
-
-cellTest(SUBJECT, 'scenario.lifecycle-delete-live', deleteLiveCell, { timeout: 15_000 });
-cellTest(SUBJECT, 'scenario.lifecycle-close-resume', closeResumeCell, { timeout: 15_000 });
+// Session lifecycle: deleting a live session, and close → resume keeping what was stored.
+declareFamily('lifecycle');
