@@ -1,6 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import { defineKey, dottedPath, editAt, formatPointer, isJsonObject, type JsonPath, type JsonSchema, type JsonValue, type SchemaResolver } from '../core/index.js';
 import { type FlatSchema, matchingPatterns } from './flatSchema.js';
+import { minimalValue } from './fromSchema.js';
 import { schemaCheckFor } from './schemaCheck.js';
 import { walkValue } from './walkValue.js';
 
@@ -47,11 +48,12 @@ export function unknownKeyProbes(schema: JsonSchema, value: JsonValue, options: 
   const check = schemaCheckFor(options.resolver);
   const baseErrors = check.errors(schema, value);
   if (baseErrors.length > 0) throw new Error(`unknownKeyProbes: the value does not validate against the schema (${describe(baseErrors[0])}); probes need a valid starting value`);
-  const injected = options.injectedValue ?? 'cg-probe';
+  const defaultInjected = options.injectedValue ?? 'cg-probe';
   const probes: UnknownKeyProbe[] = [];
   walkValue(schema, value, options.resolver, (node) => {
     if (!isJsonObject(node.value)) return;
     const key = freshKey(options.key ?? DEFAULT_UNKNOWN_KEY, node.value, node.alternatives);
+    const injected = (options.injectedValue === undefined ? mapEntryValue(node.matching, key, options.resolver) : undefined) ?? defaultInjected;
     const objectPath = [...node.path];
     const payload = editAt(value, objectPath, (current) => {
       const object = { ...(current as Record<string, JsonValue>) };
@@ -64,6 +66,23 @@ export function unknownKeyProbes(schema: JsonSchema, value: JsonValue, options: 
     probes.push({ path: [...objectPath, key], dottedPath: dottedPath([...objectPath, key]), objectPath, key, payload, policy: verdict.policy, ...(verdict.reason ? { reason: verdict.reason } : {}) });
   });
   return probes;
+}
+
+/**
+ * A map (`additionalProperties` a satisfiable schema) has no unknown keys, only entries: the probe adds an entry
+ * its value schema accepts, so the key's fate is judged, not the value's type. An unsatisfiable value schema is
+ * `additionalProperties: false` in disguise: the default value is kept, and the key is closed.
+ */
+function mapEntryValue(matching: readonly FlatSchema[], key: string, resolver: SchemaResolver): JsonValue | undefined {
+  const [first] = matching;
+  if (!first || matching.length > 1 || matchingPatterns(first, key).length > 0) return undefined;
+  const additional = first.additional;
+  if (additional === undefined || typeof additional === 'boolean') return undefined;
+  try {
+    return minimalValue(additional, { resolver });
+  } catch {
+    return undefined;
+  }
 }
 
 function freshKey(base: string, object: Record<string, JsonValue>, alternatives: readonly FlatSchema[]): string {

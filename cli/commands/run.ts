@@ -178,7 +178,7 @@ function verdictOf(reportDir: string, playwrightExit: number): number {
   const word = matrix.verdict === 'fail' ? 'FAIL' : summary.notRun > 0 ? 'INCOMPLETE' : 'PASS';
   process.stdout.write(
     `contract-gate: ${word} — ${summary.pass} pass, ${summary.fail} fail, ${summary.knownFail} known, ${summary.stale} stale, ${summary.na} n/a, ${summary.notRun} not run; ` +
-      `coverage ${coverage.reached.length}/${coverage.methods} methods; matrix ${join(reportDir, 'matrix.md')}\n`,
+      `coverage ${coverage.reached.length}/${coverage.methods} methods${coverage.events?.total ? `, ${coverage.events.seen.length}/${coverage.events.total} events` : ''}${coverage.serverRequests?.total ? `, ${coverage.serverRequests.seen.length}/${coverage.serverRequests.total} server requests` : ''}; matrix ${join(reportDir, 'matrix.md')}\n`,
   );
   if (matrix.verdict === 'fail') return EXIT.FAILED;
   if (summary.notRun > 0) {

@@ -2,13 +2,13 @@
  * The check catalogue. Check ids are public API: they are matrix columns, baseline keys and `@check:` tags.
  * Rename only with a migration note in the README.
  */
-export type CheckArea = 'envelope' | 'params' | 'result' | 'event' | 'scenario' | 'skew';
+export type CheckArea = 'envelope' | 'params' | 'result' | 'event' | 'server-request' | 'scenario' | 'skew';
 
 export interface CheckDefinition {
   readonly id: string;
   readonly area: CheckArea;
   /** What the cell subject is: a contract method, an event type, or a scenario name. */
-  readonly subject: 'method' | 'event' | 'scenario' | 'connection';
+  readonly subject: 'method' | 'event' | 'server-request' | 'scenario' | 'connection';
   readonly title: string;
   readonly rule: string;
 }
@@ -56,6 +56,11 @@ export const CHECKS = define([
   { id: 'scenario.replay-watermark-ahead', area: 'scenario', subject: 'scenario', title: 'watermark ahead of latest_seq', rule: 'A watermark greater than latest_seq gives truncated: true.' },
   { id: 'scenario.replay-epoch', area: 'scenario', subject: 'scenario', title: 'epoch changes on restart', rule: 'gateway.ready carries replay_epoch; a restart changes it and events.since reports the same epoch.' },
   { id: 'scenario.replay-stats', area: 'scenario', subject: 'scenario', title: 'replay stats agree', rule: 'session.events.stats counts agree with the events produced.' },
+  // Server→client requests (the gateway asks, the client answers), provoked with the reference gateway's `/request`.
+  { id: 'server-request.envelope', area: 'server-request', subject: 'server-request', title: 'server request frame', rule: 'A server request has a string id, a declared method, params valid against its schema and the session_id of a session on this connection.' },
+  { id: 'server-request.answer-accepted', area: 'server-request', subject: 'server-request', title: 'a valid answer lets the turn finish', rule: 'A schema-valid answer lets the turn that asked finish without an error event.' },
+  { id: 'server-request.cancel', area: 'server-request', subject: 'server-request', title: 'an unanswered request is withdrawn once', rule: 'An unanswered server request gets exactly one request.cancel with the same id and method when its session closes.' },
+  { id: 'server-request.open-on-resume', area: 'server-request', subject: 'server-request', title: 'open requests survive a drop', rule: 'After a dropped connection, session.resume lists the unanswered request in open_requests, and answering it on the new connection lets the turn finish.' },
   // Scenarios: session hooks (extension).
   { id: 'scenario.hooks-cleanup-exception', area: 'scenario', subject: 'scenario', title: 'cleanup carries the exception', rule: 'An abnormal disconnect with close_on_disconnect gives one cleanup with ConnectionClosed and the committed count.' },
   { id: 'scenario.hooks-normal-close', area: 'scenario', subject: 'scenario', title: 'normal close cleanup', rule: 'session.close gives one cleanup with exception null and the count kept.' },

@@ -24,6 +24,11 @@ export interface ContractProfile {
   invalidRequestCodes: readonly number[];
   /** The target sends `gateway.ready` first and emits `event` notifications. */
   hasGatewayEvents: boolean;
+  /**
+   * What an undeclared top-level param of a by-name method meets. OpenRPC's by-name descriptors cannot say;
+   * Hermes validates params with the method's Pydantic model, which forbids extra inputs (`registry.validate_params`).
+   */
+  byNameTopLevel: 'closed' | 'unspecified';
 }
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -48,6 +53,7 @@ export const HERMES_PROFILE: ContractProfile = {
   },
   invalidRequestCodes: [JsonRpcErrorCode.INVALID_REQUEST],
   hasGatewayEvents: true,
+  byNameTopLevel: 'closed',
 };
 
 export const JSON_RPC_PROFILE: ContractProfile = {
@@ -68,6 +74,7 @@ export const JSON_RPC_PROFILE: ContractProfile = {
   // Servers differ on params of the wrong JSON type (-32600 for the request shape, -32602 for the params); both refuse it.
   invalidRequestCodes: [JsonRpcErrorCode.INVALID_REQUEST, JsonRpcErrorCode.INVALID_PARAMS],
   hasGatewayEvents: false,
+  byNameTopLevel: 'unspecified',
 };
 
 export const HERMES_CONTRACT_TITLE = 'Hermes TUI/Desktop gateway';

@@ -25,6 +25,9 @@ export const ANNOTATION = {
   seed: 'contract-gate.seed',
 } as const;
 
+/** Names a cell reports as reached, by kind: plain for methods, `event:` and `server-request:` prefixed for the others. */
+export const REACHED_PREFIX = { event: 'event:', serverRequest: 'server-request:' } as const;
+
 /** The title of a cell's test: `subject › check`. */
 export function cellTitle(subject: string, check: string): string {
   return `${subject} › ${check}`;

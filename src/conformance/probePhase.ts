@@ -12,17 +12,25 @@ export interface ProbePhaseOptions {
   resolver: SchemaResolver;
   sender: CaseSender;
   bases: MethodBases;
+  /** The profile's rule for an undeclared top-level param of a by-name method. */
+  byNameTopLevel: 'closed' | 'unspecified';
 }
 
-/** Probes that the schema settles; a by-name method's top level says nothing about unknown params, so it is left out. */
-function decisiveProbes(method: ContractMethod, resolver: SchemaResolver, value: JsonValue): UnknownKeyProbe[] {
+/**
+ * Probes that the schema settles. A by-name method's top level says nothing about unknown params: it is probed
+ * as closed where the profile says so (Hermes), and left out otherwise.
+ */
+function decisiveProbes(method: ContractMethod, resolver: SchemaResolver, value: JsonValue, byNameTopLevel: 'closed' | 'unspecified'): UnknownKeyProbe[] {
   let probes: UnknownKeyProbe[];
   try {
     probes = unknownKeyProbes(method.paramsSchema, value, { resolver });
   } catch {
     return [];
   }
-  return probes.filter((p) => p.policy !== 'unknown' && !(method.paramStructure === 'by-name' && p.objectPath.length === 0));
+  const topLevelByName = (p: UnknownKeyProbe): boolean => method.paramStructure === 'by-name' && p.objectPath.length === 0;
+  return probes
+    .map((p): UnknownKeyProbe => (topLevelByName(p) && byNameTopLevel === 'closed' ? { ...p, policy: 'closed', reason: 'by-name params of this profile are a closed model' } : p))
+    .filter((p) => p.policy !== 'unknown' && !(topLevelByName(p) && byNameTopLevel === 'unspecified'));
 }
 
 /**
@@ -40,7 +48,7 @@ export async function runProbePhase(options: ProbePhaseOptions): Promise<CaseRec
     const key = JSON.stringify(payload);
     let probes = probesOf.get(key);
     if (!probes) {
-      probes = decisiveProbes(method, resolver, payload);
+      probes = decisiveProbes(method, resolver, payload, options.byNameTopLevel);
       probesOf.set(key, probes);
     }
     return probes;

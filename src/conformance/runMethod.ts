@@ -52,7 +52,7 @@ export async function runMethod(options: RunMethodOptions): Promise<MethodRunRes
   const validateParams = lazyCheck(validators, method.paramsSchema);
   const bases = methodBases(method, resolver);
   const valid = await runValidPhase({ method, resolver, validateParams, sender, seed, runs: options.runs, timeLimitMs: options.timeLimitMs, bases });
-  const probes = await runProbePhase({ method, resolver, sender, bases });
+  const probes = await runProbePhase({ method, resolver, sender, bases, byNameTopLevel: options.profile.byNameTopLevel });
   const invalid = await runInvalidPhase({ method, resolver, sender, bases });
   const records = [...valid.records, ...probes, ...invalid];
   const validateResult = method.resultSchema === undefined ? undefined : lazyCheck(validators, method.resultSchema);

@@ -1,6 +1,6 @@
 import { CHECKS } from '../checks/checkCatalogue.js';
-import { ANNOTATION, cellFromTags } from '../checks/tags.js';
-import type { CellStatus, Matrix, MatrixCell, MatrixCoverage, MatrixRun, MatrixSummary } from './matrixTypes.js';
+import { ANNOTATION, cellFromTags, REACHED_PREFIX } from '../checks/tags.js';
+import type { CellStatus, Matrix, MatrixCell, KindCoverage, MatrixCoverage, MatrixRun, MatrixSummary } from './matrixTypes.js';
 
 export type TestOutcome = 'skipped' | 'expected' | 'unexpected' | 'flaky';
 export type TestRunStatus = 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted';
@@ -172,20 +172,35 @@ function mergeIntoCell(acc: CellAccumulator, verdict: TestVerdict): void {
 
 export const PARAMS_VALID_ACCEPTED = 'params.valid-accepted';
 
-function coverageOf(cells: readonly MatrixCell[], records: readonly TestRecord[]): MatrixCoverage {
-  const subjects = new Set(cells.filter((cell) => cell.check === PARAMS_VALID_ACCEPTED).map((cell) => cell.method));
+function reachedNames(records: readonly TestRecord[]): Set<string> {
   const reached = new Set<string>();
   for (const record of records) {
     for (const annotation of record.annotations) {
       if (annotation.type !== ANNOTATION.reached) continue;
-      for (const name of (annotation.description ?? '').split(',')) {
-        const trimmed = name.trim();
-        if (subjects.has(trimmed)) reached.add(trimmed);
-      }
+      for (const name of (annotation.description ?? '').split(',')) reached.add(name.trim());
     }
   }
-  const sorted = (values: Iterable<string>): string[] => [...values].sort();
-  return { methods: subjects.size, reached: sorted(reached), unreached: sorted([...subjects].filter((name) => !reached.has(name))) };
+  return reached;
+}
+
+const sorted = (values: Iterable<string>): string[] => [...values].sort();
+
+function kindCoverage(cells: readonly MatrixCell[], check: string, reached: ReadonlySet<string>, prefix: string): KindCoverage {
+  const subjects = new Set(cells.filter((cell) => cell.check === check).map((cell) => cell.method));
+  const seen = [...subjects].filter((name) => reached.has(`${prefix}${name}`));
+  return { total: subjects.size, seen: sorted(seen), unseen: sorted([...subjects].filter((name) => !seen.includes(name))) };
+}
+
+function coverageOf(cells: readonly MatrixCell[], records: readonly TestRecord[]): MatrixCoverage {
+  const reached = reachedNames(records);
+  const methods = kindCoverage(cells, PARAMS_VALID_ACCEPTED, reached, '');
+  return {
+    methods: methods.total,
+    reached: methods.seen,
+    unreached: methods.unseen,
+    events: kindCoverage(cells, 'event.payload-schema', reached, REACHED_PREFIX.event),
+    serverRequests: kindCoverage(cells, 'server-request.envelope', reached, REACHED_PREFIX.serverRequest),
+  };
 }
 
 export function summarize(cells: readonly MatrixCell[]): MatrixSummary {

@@ -42,6 +42,18 @@ export interface MatrixCoverage {
   reached: string[];
   /** The others, sorted. */
   unreached: string[];
+  /** Declared event types (subjects of an `event.payload-schema` cell) and those seen on the wire. */
+  events?: KindCoverage;
+  /** Declared server→client requests (subjects of a `server-request.envelope` cell) and those received. */
+  serverRequests?: KindCoverage;
+}
+
+export interface KindCoverage {
+  total: number;
+  /** Sorted. */
+  seen: string[];
+  /** Sorted. */
+  unseen: string[];
 }
 
 /** What the run was pointed at; the same for every shard of one run. */

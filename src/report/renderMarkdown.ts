@@ -37,7 +37,11 @@ export function verdictSentence(matrix: Matrix): string {
 export function coverageText(matrix: Matrix): string {
   const { methods, reached } = matrix.coverage;
   if (methods === 0) return 'no method has a params.valid-accepted check';
-  return `${reached.length}/${methods} methods reached with a success (${Math.round((100 * reached.length) / methods)}%)`;
+  const parts = [`${reached.length}/${methods} methods reached with a success (${Math.round((100 * reached.length) / methods)}%)`];
+  const { events, serverRequests } = matrix.coverage;
+  if (events && events.total > 0) parts.push(`${events.seen.length}/${events.total} event types seen`);
+  if (serverRequests && serverRequests.total > 0) parts.push(`${serverRequests.seen.length}/${serverRequests.total} server requests received`);
+  return parts.join(', ');
 }
 
 export function contractsText(matrix: Matrix): string {

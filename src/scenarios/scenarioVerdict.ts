@@ -9,6 +9,8 @@ export interface ScenarioVerdict {
   violations: Violation[];
   /** Extra lines for the failure message and the counterexample attachment. */
   context?: string[];
+  /** What the scenario saw answered or arrive, for coverage (see REACHED_PREFIX in src/report/matrixModel.ts). */
+  reached?: string[];
 }
 
 /** Opens a connection to the gateway under test (or to `url`), recording into the scenario's transcript. */

@@ -15,7 +15,8 @@ test('one probe per object: top level, nested objects and array items, with Pyda
     'messages.0.cg_unknown_key': 'closed',
     'messages.0.meta.cg_unknown_key': 'open',
     'info.cg_unknown_key': 'open',
-    'info.tools.cg_unknown_key': 'closed',
+    // A map (dict[str, …]) takes new entries whose value fits: open.
+    'info.tools.cg_unknown_key': 'open',
     'info.usage.cg_unknown_key': 'open',
   });
 });
@@ -52,9 +53,13 @@ test('the anyOf branch the value matches decides the policy', () => {
   expect(policies(unknownKeyProbes(schema, { kind: 'loose' }, { resolver }))).toEqual({ cg_unknown_key: 'open' });
 });
 
-test('an additionalProperties schema is open when it accepts the injected value and closed when it does not', () => {
+test('an additionalProperties schema is a map: an entry whose value fits is open, an unsatisfiable one is closed', () => {
   expect(policies(unknownKeyProbes(syntheticRef('StringExtras'), { a: 'x' }, { resolver }))).toEqual({ cg_unknown_key: 'open' });
-  expect(policies(unknownKeyProbes(syntheticRef('IntegerExtras'), { a: 'x' }, { resolver }))).toEqual({ cg_unknown_key: 'closed' });
+  const [entry] = unknownKeyProbes(syntheticRef('IntegerExtras'), { a: 'x' }, { resolver });
+  expect(entry).toMatchObject({ policy: 'open', payload: { a: 'x', cg_unknown_key: 0 } });
+  expect(policies(unknownKeyProbes({ type: 'object', additionalProperties: { not: {} } }, {}, { resolver }))).toEqual({ cg_unknown_key: 'closed' });
+  // A value the caller chooses is injected as is: then the value schema decides.
+  expect(policies(unknownKeyProbes(syntheticRef('IntegerExtras'), { a: 'x' }, { resolver, injectedValue: 'x' }))).toEqual({ cg_unknown_key: 'closed' });
   expect(policies(unknownKeyProbes(syntheticRef('IntegerExtras'), { a: 'x' }, { resolver, injectedValue: 3 }))).toEqual({ cg_unknown_key: 'open' });
   expect(policies(unknownKeyProbes(syntheticRef('Extensions'), { id: 'x', 'x-a': 1 }, { resolver }))).toEqual({ cg_unknown_key: 'closed' });
 });

@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import type { UnknownKeyProbe } from '../../../fuzz/index.js';
-import type { JsonValue } from '../../../core/index.js';
+import { formatPointer, type JsonValue } from '../../../core/index.js';
 
 /**
  * Law tests run with a fixed seed so CI is reproducible; set CG_FUZZ_SEED to explore other seeds locally.
@@ -23,8 +23,8 @@ export function probeViolations(probes: UnknownKeyProbe[], errorsOf: (payload: J
     const errors = errorsOf(probe.payload);
     if (probe.policy === 'open' && errors.length > 0) out.push(`open ${probe.dottedPath} rejected: ${describeErrors(errors)}`);
     if (probe.policy === 'closed') {
-      const at = probe.objectPath.map((s) => `/${String(s)}`).join('');
-      const named = errors.some((e) => (e.keyword === 'additionalProperties' && e.instancePath === at && e.params['additionalProperty'] === probe.key) || e.instancePath === `${at}/${probe.key}`);
+      const at = formatPointer(probe.objectPath);
+      const named = errors.some((e) => (e.keyword === 'additionalProperties' && e.instancePath === at && e.params['additionalProperty'] === probe.key) || e.instancePath === formatPointer([...probe.objectPath, probe.key]));
       if (!named) out.push(`closed ${probe.dottedPath} not rejected at the key: ${describeErrors(errors) || 'accepted'}`);
     }
   }
