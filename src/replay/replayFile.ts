@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { BindingRules } from '../binding/bindingRules.js';
+import { type BindingRules, methodBindingOf } from '../binding/bindingRules.js';
 import type { CaseRecord, Counterexample } from '../conformance/methodRunTypes.js';
 import { HarnessError, type JsonValue } from '../../core/index.js';
 import type { Redactor } from '../client/redact.js';
@@ -53,6 +53,7 @@ export function buildReplayFile(input: {
 }): ReplayFile {
   const { record } = input.counterexample;
   const usedResources = Object.fromEntries(Object.entries(input.bindings.resources));
+  const methodBinding = methodBindingOf(input.bindings, record.exchange.method);
   return {
     kind: REPLAY_KIND,
     version: 1,
@@ -71,7 +72,7 @@ export function buildReplayFile(input: {
     generated: record.generated,
     payload: record.payload,
     substitutions: record.substitutions,
-    bindings: { resources: usedResources, methods: input.bindings.methods[record.exchange.method] ? { [record.exchange.method]: input.bindings.methods[record.exchange.method]! } : {} },
+    bindings: { resources: usedResources, methods: methodBinding ? { [record.exchange.method]: methodBinding } : {} },
     ...(record.probe ? { probe: { dottedPath: record.probe.dottedPath, policy: record.probe.policy, key: record.probe.key } } : {}),
     ...(record.mutation ? { mutation: record.mutation } : {}),
     observed: {

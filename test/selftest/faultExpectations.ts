@@ -26,6 +26,7 @@ export const cellKey = (cell: Cell): string => `${cell.subject} × ${cell.check}
 const on = (subject: string, ...checks: CheckId[]): Cell[] => checks.map((check) => ({ subject, check }));
 
 const CONNECTION = '(connection)';
+const FULL_DOCUMENT = ['--contract', 'contracts/hermes/gateway.openrpc.json'];
 const STATUS = 'session.status';
 const DROP_CHECKS: CheckId[] = ['scenario.replay-clean-close', 'scenario.replay-abnormal-drop', 'scenario.replay-mid-stream'];
 const DROP_SHARED =
@@ -112,6 +113,16 @@ export const FAULT_CASES: readonly FaultCase[] = [
     alsoRun: ['topology'],
   },
   { fault: 'topology.browser-origin-refused', failing: on('topology', 'scenario.browser-remote-lane') },
+  // Server→client requests (declared by the full document only): the four checks of one request run, one fails.
+  { fault: 'server-request.invalid-params', failing: on('approval', 'server-request.envelope'), args: FULL_DOCUMENT },
+  { fault: 'server-request.never-cancels', failing: on('clarify', 'server-request.cancel'), args: FULL_DOCUMENT },
+  { fault: 'server-request.forgets-open-on-resume', failing: on('approval', 'server-request.open-on-resume'), args: FULL_DOCUMENT },
+  {
+    fault: 'server-request.answer-ignored',
+    failing: on('clarify', 'server-request.answer-accepted', 'server-request.open-on-resume'),
+    args: FULL_DOCUMENT,
+    shared: 'open-on-resume ends by answering the listed request on the new connection, which must let the turn finish too',
+  },
   // Session hooks: all six hook scenarios run, one fails.
   { fault: 'hooks.cleanup-loses-disconnect-exception', failing: on('hooks', 'scenario.hooks-cleanup-exception') },
   { fault: 'hooks.cleanup-twice', failing: on('hooks', 'scenario.hooks-once') },

@@ -7,6 +7,8 @@ import { type Cell, cellKey, type FaultCase } from './faultExpectations.js';
 
 /** Every self-test run uses the same seed and a small valid phase: the faults are deterministic, not found by luck. */
 export const SELFTEST_RUN_ARGS = ['--seed', '1', '--runs', '5', '--workers', '1'];
+/** The expectations are written for the session-lifecycle slice unless a case names its own contract. */
+const SELFTEST_CONTRACT = ['--contract', 'contracts/hermes/session-lifecycle.openrpc.json'];
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -44,7 +46,8 @@ export interface CaseRun {
 /** `contract-gate run` with the case's fault, grep and arguments (`grep: undefined` runs everything). */
 export async function runCase(faultCase: FaultCase | undefined, reportDir: string, grep: string | undefined): Promise<CaseRun> {
   const started = Date.now();
-  const args = ['run', ...SELFTEST_RUN_ARGS, '--report-dir', reportDir, ...(faultCase ? ['--fault', faultCase.fault, ...(faultCase.args ?? [])] : []), ...(grep ? ['--grep', grep] : [])];
+  const contract = faultCase?.args?.includes('--contract') ? [] : SELFTEST_CONTRACT;
+  const args = ['run', ...SELFTEST_RUN_ARGS, ...contract, '--report-dir', reportDir, ...(faultCase ? ['--fault', faultCase.fault, ...(faultCase.args ?? [])] : []), ...(grep ? ['--grep', grep] : [])];
   const result = await runCli(args, {}, 240_000);
   const matrixPath = join(reportDir, 'matrix.json');
   const cells = existsSync(matrixPath) ? parseMatrixJson(readFileSync(matrixPath, 'utf8'), matrixPath).cells : [];
