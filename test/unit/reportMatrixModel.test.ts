@@ -134,9 +134,20 @@ test('coverage counts subjects with a params.valid-accepted cell and the reached
     record('fail', 'session.close', 'params.valid-accepted'),
     record('pass', 'session.list', 'params.valid-accepted'),
     record('pass', 'turn.started', 'event.envelope', reached('turn.started')),
+    record('pass', 'turn.started', 'event.payload-schema', reached('event:turn.started')),
+    record('skipped', 'turn.ended', 'event.payload-schema'),
+    record('pass', 'approval', 'server-request.envelope', reached('server-request:approval')),
+    // A method name is not an event type: the prefixes keep the kinds apart.
+    record('pass', 'clarify', 'server-request.envelope', reached('clarify,event:clarify')),
   ];
   const matrix = buildMatrix(records, { ...RUN, shard: '1/2' }, AT);
-  expect(matrix.coverage).toEqual({ methods: 3, reached: ['session.create', 'session.list'], unreached: ['session.close'] });
+  expect(matrix.coverage).toEqual({
+    methods: 3,
+    reached: ['session.create', 'session.list'],
+    unreached: ['session.close'],
+    events: { total: 2, seen: ['turn.started'], unseen: ['turn.ended'] },
+    serverRequests: { total: 2, seen: ['approval'], unseen: ['clarify'] },
+  });
   expect(matrix.shard).toBe('1/2');
   expect(matrix.generatedAt).toBe(AT);
 });
