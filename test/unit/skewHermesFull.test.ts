@@ -5,7 +5,7 @@ import { RpcClient } from '../../src/client/index.js';
 import { loadContractSync, SchemaValidators, type Contract } from '../../src/contracts/index.js';
 import { skewProbeVerdict } from '../../src/scenarios/skewProbe.js';
 import { analyseSkew } from '../../src/skew/index.js';
-import { isJsonObject } from '../../core/index.js';
+import { isJsonObject, outcomeOf } from '../../core/index.js';
 import { FULL_CONTRACT, FULL_PRE_CWD_EXPLICIT_CONTRACT } from './helpers/gatewayHarness.js';
 
 // The two full Hermes documents are two real upstream versions: the seed's sessions.py (at the cwd_explicit fix) and
@@ -77,7 +77,7 @@ test.describe('predicted = observed with the reference gateway started on each d
     const client = await RpcClient.connect({ url: older.url, token: TOKEN });
     for (const method of ['session.branch_stored', 'session.branch_whole']) {
       const exchange = await client.call(method, {});
-      expect(exchange.response && 'error' in exchange.response ? exchange.response.error.code : undefined).toBe(-32601);
+      expect(outcomeOf(exchange)).toMatchObject({ kind: 'error', code: -32601 });
     }
     await client.close();
   });
