@@ -47,7 +47,7 @@ export function registerServeCommand(program: Command, setExitCode: (code: numbe
   program
     .command('serve')
     .description('Serve the reference gateway (Hermes wire: /api/ws and /api/rpc) until SIGINT/SIGTERM.')
-    .option('--contract <file>', 'OpenRPC document(s) to serve (repeatable; default: the Hermes session lifecycle contract)', collect)
+    .option('--contract <file>', 'OpenRPC document(s) to serve (repeatable; default: the full Hermes gateway contract)', collect)
     .option('--extension <file>', 'extension document(s) served beside the contract (repeatable)', collect)
     .option('--no-hooks', 'do not serve the session-hooks extension (hooks.subscribe, session.reset)')
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
