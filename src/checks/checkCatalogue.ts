@@ -67,10 +67,19 @@ export const CHECKS = define([
   { id: 'scenario.hooks-reset', area: 'scenario', subject: 'scenario', title: 'reset hook', rule: 'session.reset fires session_reset with the previous context and restarts the count.' },
   { id: 'scenario.hooks-build-failure', area: 'scenario', subject: 'scenario', title: 'build failure cleanup', rule: 'A failed agent build emits error then cleanup with AgentBuildError carrying the same message.' },
   { id: 'scenario.hooks-once', area: 'scenario', subject: 'scenario', title: 'cleanup at most once', rule: 'A second close emits no second cleanup.' },
-  { id: 'scenario.hooks-plugin-failure', area: 'scenario', subject: 'scenario', title: 'failing cleanup plugin is invisible', rule: 'A throwing cleanup plugin changes nothing the client sees.' },
 ] as const);
 
 export type CheckId = (typeof CHECKS)[number]['id'];
+
+/**
+ * Rules of the reference gateway itself, proven in test/ rather than judged in the matrix: no target but the
+ * reference gateway can be started with plugins, so a matrix cell would only ever judge the project's own siblings.
+ * `oracle.hooks-plugin-isolation` was the matrix check `scenario.hooks-plugin-failure` (see the README's migration notes).
+ */
+export const ORACLE_RULES = ['oracle.hooks-plugin-isolation'] as const;
+export type OracleRuleId = (typeof ORACLE_RULES)[number];
+/** What a violation can name: a matrix check, or a rule of the oracle. */
+export type RuleId = CheckId | OracleRuleId;
 
 const BY_ID = new Map<string, CheckDefinition>(CHECKS.map((check) => [check.id, check]));
 

@@ -129,5 +129,4 @@ export const FAULT_CASES: readonly FaultCase[] = [
   { fault: 'hooks.reset-without-previous-context', failing: on('hooks', 'scenario.hooks-reset') },
   { fault: 'hooks.close-reports-exception', failing: on('hooks', 'scenario.hooks-normal-close') },
   { fault: 'hooks.build-failure-other-message', failing: on('hooks', 'scenario.hooks-build-failure') },
-  { fault: 'hooks.plugin-error-reaches-client', failing: on('hooks', 'scenario.hooks-plugin-failure') },
 ];
