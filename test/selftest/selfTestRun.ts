@@ -46,7 +46,8 @@ export interface CaseRun {
 /** `contract-gate run` with the case's fault, grep and arguments (`grep: undefined` runs everything). */
 export async function runCase(faultCase: FaultCase | undefined, reportDir: string, grep: string | undefined): Promise<CaseRun> {
   const started = Date.now();
-  const contract = faultCase?.args?.includes('--contract') ? [] : SELFTEST_CONTRACT;
+  // The clean run is the whole default run (the full document): every check, server requests included.
+  const contract = !faultCase || faultCase.args?.includes('--contract') ? [] : SELFTEST_CONTRACT;
   const args = ['run', ...SELFTEST_RUN_ARGS, ...contract, '--report-dir', reportDir, ...(faultCase ? ['--fault', faultCase.fault, ...(faultCase.args ?? [])] : []), ...(grep ? ['--grep', grep] : [])];
   const result = await runCli(args, {}, 240_000);
   const matrixPath = join(reportDir, 'matrix.json');
