@@ -14,7 +14,7 @@ import { renderFaultTable, type TableRow } from './selfTestTable.js';
  * The harness proves that each check can fail, and fails for its own reason only: for every fault of the reference
  * gateway, `contract-gate run --fault NAME` must fail exactly the cells its expectation lists, and a clean run must
  * fail none. The runs use the CLI's options and run configuration but the in-process runner (fixtures/inProcessRun.ts)
- * instead of a Playwright process each, several at a time (SELFTEST_JOBS, default four per core: a run spends most of
+ * instead of a Playwright process each, several at a time (SELFTEST_JOBS, default two per core: a run spends most of
  * its time waiting on sockets and timers). One fault run goes through the CLI end to end (exit code, matrix files,
  * replay command), and the in-process runner is held to the CLI's answer on that run and on a clean one.
  * SELFTEST_FAULTS=a,b runs only those faults (and no clean run) while working on them.
@@ -24,7 +24,7 @@ const RESULTS = join(REPO, 'test-results');
 const RUNS = join(RESULTS, 'selftest');
 const TABLE_FILE = join(RESULTS, 'selftest-table.md');
 const README = join(import.meta.dirname, '..', '..', 'README.md');
-const JOBS = Number(process.env['SELFTEST_JOBS'] ?? '') || 4 * availableParallelism();
+const JOBS = Number(process.env['SELFTEST_JOBS'] ?? '') || 2 * availableParallelism();
 const ONLY = process.env['SELFTEST_FAULTS']?.split(',').filter((name) => name.length > 0);
 const CASES = ONLY ? FAULT_CASES.filter((faultCase) => ONLY.includes(faultCase.fault)) : FAULT_CASES;
 /** The case run through the CLI end to end: one whose failing method cells print replay commands. */
