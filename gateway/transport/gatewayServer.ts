@@ -16,27 +16,6 @@ export const WS_PATH = '/api/ws';
 export const RPC_PATH = '/api/rpc';
 const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
-/**
- * Frames sent in one turn of the event loop leave in one write: the first send corks the TCP socket and the end of
- * the turn uncorks it. A reply and the events it causes (often five or more frames) then cost one system call
- * instead of one each, which was most of the gateway's CPU under load. Returns the function to call before a send.
- */
-function batchedWrites(ws: WebSocket): () => void {
-  // ws keeps its net.Socket in `_socket`; without one (never seen) frames are written one by one.
-  const socket = (ws as unknown as { _socket?: Duplex })._socket;
-  let corked = false;
-  const uncork = (): void => {
-    corked = false;
-    socket?.uncork();
-  };
-  return () => {
-    if (corked || !socket) return;
-    corked = true;
-    socket.cork();
-    process.nextTick(uncork);
-  };
-}
-
 /** WebSocket `/api/ws` and HTTP `POST /api/rpc` in front of one {@link GatewayCore}. */
 export class GatewayServer {
   private readonly http: Server;
@@ -93,14 +72,11 @@ export class GatewayServer {
   }
 
   private attach(ws: WebSocket, origin: string | undefined): void {
-    const flush = batchedWrites(ws);
     const connection = this.core.connect({
       kind: 'ws',
       ...(origin !== undefined ? { origin } : {}),
       send: (text) => {
-        if (ws.readyState !== ws.OPEN) return;
-        flush();
-        ws.send(text);
+        if (ws.readyState === ws.OPEN) ws.send(text);
       },
       close: (code, reason) => ws.close(code, reason),
     });
