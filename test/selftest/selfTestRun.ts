@@ -45,8 +45,8 @@ export interface CaseRun {
 }
 
 /** The `contract-gate run` arguments of a case (`grep: undefined` runs everything). */
-export function caseArgs(faultCase: FaultCase | undefined, reportDir: string, grep: string | undefined): string[] {
-  return [...SELFTEST_RUN_ARGS, '--report-dir', reportDir, ...(faultCase ? ['--fault', faultCase.fault, ...(faultCase.args ?? [])] : []), ...(grep ? ['--grep', grep] : [])];
+export function caseArgs(faultCase: FaultCase | undefined, reportDir: string, grep: string | undefined, extra: readonly string[] = []): string[] {
+  return [...SELFTEST_RUN_ARGS, ...extra, '--report-dir', reportDir, ...(faultCase ? ['--fault', faultCase.fault, ...(faultCase.args ?? [])] : []), ...(grep ? ['--grep', grep] : [])];
 }
 
 const keyOf = (cell: MatrixCell): string => cellKey({ subject: cell.method, check: cell.check as Cell['check'] });
@@ -61,19 +61,19 @@ function caseRunOf(cells: readonly MatrixCell[], facts: Pick<CaseRun, 'code' | '
 }
 
 /** `contract-gate run` with the case's fault, grep and arguments, in a child process through Playwright. */
-export async function runCase(faultCase: FaultCase | undefined, reportDir: string, grep: string | undefined): Promise<CaseRun> {
+export async function runCase(faultCase: FaultCase | undefined, reportDir: string, grep: string | undefined, extra: readonly string[] = []): Promise<CaseRun> {
   const started = Date.now();
-  const result = await runCli(['run', ...caseArgs(faultCase, reportDir, grep)], {}, 240_000);
+  const result = await runCli(['run', ...caseArgs(faultCase, reportDir, grep, extra)], {}, 240_000);
   const matrixPath = join(reportDir, 'matrix.json');
   const cells = existsSync(matrixPath) ? parseMatrixJson(readFileSync(matrixPath, 'utf8'), matrixPath).cells : [];
   return caseRunOf(cells, { ...result, reportDir, elapsedMs: Date.now() - started });
 }
 
 /** The same run in this process: the CLI's options and run configuration, the in-process runner instead of Playwright. */
-export async function runCaseInProcess(faultCase: FaultCase | undefined, reportDir: string, grep: string | undefined): Promise<CaseRun> {
+export async function runCaseInProcess(faultCase: FaultCase | undefined, reportDir: string, grep: string | undefined, extra: readonly string[] = []): Promise<CaseRun> {
   const started = Date.now();
   rmSync(reportDir, { recursive: true, force: true });
-  const config = await runConfigFor(parseRunOptions(caseArgs(faultCase, reportDir, grep)));
+  const config = await runConfigFor(parseRunOptions(caseArgs(faultCase, reportDir, grep, extra)));
   const { matrix } = await runInProcess(config);
   return caseRunOf(matrix.cells, { code: undefined, stdout: '', stderr: '', reportDir, elapsedMs: Date.now() - started });
 }
