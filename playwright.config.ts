@@ -2,7 +2,7 @@ import { defineConfig } from '@playwright/test';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { currentRunConfig } from './src/config/defaultRunConfig.js';
-import type { RunConfig } from './src/config/runConfig.js';
+import { CELL_TIMEOUT_MS, type RunConfig } from './src/config/runConfig.js';
 
 /**
  * The conformance suites, run from the compiled package (`dist/`). `contract-gate run` writes the run
@@ -23,7 +23,7 @@ export default defineConfig<object, { runConfig: RunConfig }>({
   forbidOnly: !!process.env['CI'],
   retries: 0,
   workers: runConfig.workers ?? (process.env['CI'] ? 2 : undefined),
-  timeout: 120_000,
+  timeout: CELL_TIMEOUT_MS,
   outputDir: join(reportDir, 'test-output', 'playwright'),
   metadata: { runConfig },
   reporter: [

@@ -1,4 +1,4 @@
-import { type Command, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { assertFaultNames } from '../../gateway/index.js';
@@ -19,7 +19,7 @@ import { DEFAULT_CONTRACT, HOOKS_EXTENSION, SUITES_CONFIG } from '../lib/repoPat
 import { runPlaywright } from '../lib/runPlaywright.js';
 import { tokenFromEnv } from '../lib/tokens.js';
 
-interface RunOptions {
+export interface RunOptions {
   target?: string;
   contract?: string[];
   clientContract?: string;
@@ -54,9 +54,9 @@ async function preflight(target: string, token: string | undefined, redactor: Re
   await client.close();
 }
 
-export function registerRunCommand(program: Command, setExitCode: (code: number) => void): void {
-  program
-    .command('run')
+/** The options of `run`, on a command of that name (the CLI's, or a parser of run arguments). */
+function defineRunOptions(command: Command): Command {
+  return command
     .description('Run the conformance suites against a target gateway (default: the embedded reference gateway).')
     .option('--target <url>', "gateway to test: ws(s)://host:port/api/ws, http(s)://host:port/api/rpc, or stdio:'<command>' (newline-delimited JSON-RPC on a spawned command's stdin/stdout, one process per connection) (default: start the embedded reference gateway)")
     .option('--contract <file>', 'OpenRPC document of the target (repeatable; default: the full Hermes gateway contract, contracts/hermes/gateway.openrpc.json)', collect)
@@ -74,7 +74,18 @@ export function registerRunCommand(program: Command, setExitCode: (code: number)
     .option('--bindings <file>', 'identifier binding rules (default: bindings.json beside a Hermes contract; "none" to disable)')
     .option('--workers <n>', 'parallel Playwright workers (default: 2 in CI, else Playwright\'s default)', integerOption('--workers', 1))
     .option('--legacy-messages', 'embedded gateway speaks the v0.21.3 wording (no out-of-sync suffix)')
-    .option('--request-timeout <ms>', 'per-request timeout (default 5000)', integerOption('--request-timeout', 100))
+    .option('--request-timeout <ms>', 'per-request timeout (default 5000)', integerOption('--request-timeout', 100));
+}
+
+/** The options `contract-gate run <args>` would act on, parsed exactly as the CLI parses them. */
+export function parseRunOptions(args: readonly string[]): RunOptions {
+  const command = defineRunOptions(new Command('run')).exitOverride();
+  command.parse([...args], { from: 'user' });
+  return command.opts<RunOptions>();
+}
+
+export function registerRunCommand(program: Command, setExitCode: (code: number) => void): void {
+  defineRunOptions(program.command('run'))
     .addHelpText(
       'after',
       `
@@ -92,7 +103,8 @@ Examples:
     });
 }
 
-export async function runCommand(options: RunOptions): Promise<number> {
+/** Checks the options and decides the run configuration (contracts loaded and validated, target reachable). */
+export async function runConfigFor(options: RunOptions): Promise<RunConfig> {
   const token = tokenFromEnv(options.tokenEnv);
   if (options.target && tokenInUrl(options.target)) {
     throw new HarnessError('USAGE', '--target carries a token in its URL, where process lists and reports would show it: pass the URL without it and name the variable that holds it with --token-env');
@@ -116,10 +128,7 @@ export async function runCommand(options: RunOptions): Promise<number> {
 
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   const reportDir = resolve(options.reportDir);
-  mkdirSync(reportDir, { recursive: true });
-  for (const entry of GENERATED) rmSync(join(reportDir, entry), { recursive: true, force: true });
   const targetLabel = options.target ?? `embedded reference gateway (${contracts.map((c) => `${c.title} ${c.version}`).join(', ')})`;
-  process.stdout.write(`contract-gate: target ${targetLabel}; seed ${seed}${options.seed === undefined ? ' (pass --seed to reproduce)' : ''}; report ${reportDir}\n`);
 
   const config: RunConfig = {
     version: 1,
@@ -141,6 +150,15 @@ export async function runCommand(options: RunOptions): Promise<number> {
     workers: options.workers,
     requestTimeoutMs: options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT_MS,
   };
+  return config;
+}
+
+export async function runCommand(options: RunOptions): Promise<number> {
+  const config = await runConfigFor(options);
+  const { reportDir, seed } = config;
+  mkdirSync(reportDir, { recursive: true });
+  for (const entry of GENERATED) rmSync(join(reportDir, entry), { recursive: true, force: true });
+  process.stdout.write(`contract-gate: target ${config.target.label}; seed ${seed}${options.seed === undefined ? ' (pass --seed to reproduce)' : ''}; report ${reportDir}\n`);
   const configPath = writeRunConfig(config);
   const playwrightExit = await runPlaywright(['test', '-c', SUITES_CONFIG], { [RUN_CONFIG_ENV]: configPath });
   const exitCode = verdictOf(reportDir, playwrightExit);

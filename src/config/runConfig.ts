@@ -48,6 +48,8 @@ export interface Shard {
 
 export const DEFAULT_RUNS = 100;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
+/** A cell's time limit unless it declares its own (both runners: Playwright's `timeout`, the in-process runner). */
+export const CELL_TIMEOUT_MS = 120_000;
 
 type Raw = Record<string, unknown>;
 
