@@ -174,13 +174,18 @@ function verdictOf(reportDir: string, playwrightExit: number): number {
   }
   const matrix = parseMatrixJson(readFileSync(matrixPath, 'utf8'), matrixPath);
   const { summary, coverage } = matrix;
+  if (matrix.targetDown) {
+    const down = matrix.targetDown;
+    process.stdout.write(`contract-gate: ${down.kind === 'slow' ? 'TARGET SLOW' : 'TARGET DOWN'} after ${down.subject} × ${down.check}: ${down.frame}\n`);
+    if (down.replay) process.stdout.write(`contract-gate: replay: npx contract-gate replay ${join(reportDir, down.replay)} --target URL\n`);
+  }
   // Cells that never ran leave the gate without an answer: that is never a pass.
   const word = matrix.verdict === 'fail' ? 'FAIL' : summary.notRun > 0 ? 'INCOMPLETE' : 'PASS';
   process.stdout.write(
     `contract-gate: ${word} — ${summary.pass} pass, ${summary.fail} fail, ${summary.knownFail} known, ${summary.stale} stale, ${summary.na} n/a, ${summary.notRun} not run; ` +
       `coverage ${coverage.reached.length}/${coverage.methods} methods; matrix ${join(reportDir, 'matrix.md')}\n`,
   );
-  if (matrix.verdict === 'fail') return EXIT.FAILED;
+  if (matrix.verdict === 'fail' || matrix.targetDown) return EXIT.FAILED;
   if (summary.notRun > 0) {
     process.stderr.write(`contract-gate: ${summary.notRun} cell(s) did not run (Playwright exited ${playwrightExit}); see the output above\n`);
     return EXIT.USAGE;
