@@ -1,4 +1,4 @@
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { assertFaultNames } from '../../gateway/index.js';
@@ -32,7 +32,7 @@ interface RunOptions {
   baseline?: string;
   shard?: string;
   fault?: string[];
-  profile?: 'hermes' | 'json-rpc';
+  profile?: string;
   bindings?: string;
   workers?: number;
   legacyMessages?: boolean;
@@ -70,7 +70,7 @@ export function registerRunCommand(program: Command, setExitCode: (code: number)
     .option('--baseline <file>', 'known failures [{method, check, reason}]: listed failures pass the gate, listed passes fail it as stale')
     .option('--shard <i/n>', 'run shard i of n (writes a blob report for `contract-gate merge`)', shardOption)
     .option('--fault <name>', 'start the embedded gateway with a fault switched on (self-test; repeatable; see `serve --list-faults`)', collect)
-    .addOption(new Option('--profile <name>', 'error-code profile (default: from the contract title)').choices(['hermes', 'json-rpc']))
+    .option('--profile <name|file>', 'error-code profile: hermes, json-rpc, or a JSON profile file naming the target\'s own domain codes (see profiles/ and examples/profiles/eip-1474.json; default: from the contract title)')
     .option('--bindings <file>', 'identifier binding rules (default: bindings.json beside a Hermes contract; "none" to disable)')
     .option('--workers <n>', 'parallel Playwright workers (default: 2 in CI, else Playwright\'s default)', integerOption('--workers', 1))
     .option('--legacy-messages', 'embedded gateway speaks the v0.21.3 wording (no out-of-sync suffix)')
@@ -106,7 +106,9 @@ export async function runCommand(options: RunOptions): Promise<number> {
   }
   const contractPaths = (options.contract?.length ? options.contract : [DEFAULT_CONTRACT]).map((p) => (/^https?:/.test(p) ? p : resolve(p)));
   const contracts = await Promise.all(contractPaths.map((path) => loadContract(path)));
-  const profile = profileFor(contracts[0]?.title ?? '', options.profile);
+  const profileOption = options.profile === undefined || options.profile === 'hermes' || options.profile === 'json-rpc' ? options.profile : resolve(options.profile);
+  if (profileOption && profileOption !== 'hermes' && profileOption !== 'json-rpc' && !existsSync(profileOption)) throw new HarnessError('USAGE', `--profile ${options.profile}: neither hermes, json-rpc nor an existing file`);
+  const profile = profileFor(contracts[0]?.title ?? '', profileOption);
   const extensions = (options.extension ?? (profile.name === 'hermes' ? [HOOKS_EXTENSION] : [])).map((p) => resolve(p));
   await Promise.all(extensions.map((path) => loadContract(path)));
   if (options.clientContract) await loadContract(resolve(options.clientContract));
@@ -127,7 +129,7 @@ export async function runCommand(options: RunOptions): Promise<number> {
     contracts: contractPaths,
     extensions,
     clientContract: options.clientContract ? resolve(options.clientContract) : undefined,
-    profile: profile.name,
+    profile: profileOption && profileOption !== profile.name ? profileOption : profile.name,
     bindings: options.bindings === undefined ? 'auto' : options.bindings === 'none' ? 'none' : resolve(options.bindings),
     seed,
     runs: options.runs ?? DEFAULT_RUNS,

@@ -15,7 +15,8 @@ export interface RunConfig {
   readonly extensions: readonly string[];
   /** The contract of the clients in the field (`--client-contract`). */
   readonly clientContract: string | undefined;
-  readonly profile: 'hermes' | 'json-rpc';
+  /** A built-in profile (`hermes`, `json-rpc`) or the absolute path of a profile file (`--profile FILE`). */
+  readonly profile: string;
   /** Identifier binding rules: a file, `none`, or `auto` (bindings.json beside a Hermes contract). */
   readonly bindings: string;
   readonly seed: number;
@@ -128,7 +129,7 @@ export function decodeRunConfig(text: string, origin: string): RunConfig {
   const read = new Reader(raw as Raw, origin);
   if ((raw as Raw)['version'] !== 1) read.fail('version', '1 (written by this version of contract-gate)');
   const profile = (raw as Raw)['profile'];
-  if (profile !== 'hermes' && profile !== 'json-rpc') read.fail('profile', '"hermes" or "json-rpc"');
+  if (typeof profile !== 'string' || profile === '') read.fail('profile', '"hermes", "json-rpc" or the path of a profile file');
   const grep = read.optionalString('grep');
   if (grep !== undefined) {
     try {
