@@ -37,6 +37,7 @@ interface RunOptions {
   workers?: number;
   legacyMessages?: boolean;
   requestTimeout?: number;
+  secretEnv?: string[];
 }
 
 /** Report entries a run writes; removed first so a reused folder never mixes two runs. */
@@ -74,6 +75,7 @@ export function registerRunCommand(program: Command, setExitCode: (code: number)
     .option('--bindings <file>', 'identifier binding rules (default: bindings.json beside a Hermes contract; "none" to disable)')
     .option('--workers <n>', 'parallel Playwright workers (default: 2 in CI, else Playwright\'s default)', integerOption('--workers', 1))
     .option('--legacy-messages', 'embedded gateway speaks the v0.21.3 wording (no out-of-sync suffix)')
+    .option('--secret-env <var>', 'environment variable whose value no error answer may carry (envelope.error-hygiene); redacted like the token (repeatable)', collect)
     .option('--request-timeout <ms>', 'per-request timeout (default 5000)', integerOption('--request-timeout', 100))
     .addHelpText(
       'after',
@@ -97,6 +99,8 @@ export async function runCommand(options: RunOptions): Promise<number> {
   if (options.target && tokenInUrl(options.target)) {
     throw new HarnessError('USAGE', '--target carries a token in its URL, where process lists and reports would show it: pass the URL without it and name the variable that holds it with --token-env');
   }
+  const unset = (options.secretEnv ?? []).filter((name) => !process.env[name]);
+  if (unset.length > 0) throw new HarnessError('USAGE', `--secret-env ${unset.join(', ')}: not set in the environment (name the variables that hold the secrets)`);
   const redactor = new Redactor([token]);
   if (options.target && options.fault?.length) throw new HarnessError('USAGE', '--fault switches the embedded gateway; it cannot be combined with --target');
   try {
@@ -142,6 +146,7 @@ export async function runCommand(options: RunOptions): Promise<number> {
     shard: options.shard ? parseShard(options.shard) : undefined,
     workers: options.workers,
     requestTimeoutMs: options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    ...(options.secretEnv?.length ? { secretEnv: options.secretEnv } : {}),
   };
   const configPath = writeRunConfig(config);
   const playwrightExit = await runPlaywright(['test', '-c', SUITES_CONFIG], { [RUN_CONFIG_ENV]: configPath });

@@ -34,6 +34,8 @@ export interface RunConfig {
   readonly shard: Shard | undefined;
   readonly workers: number | undefined;
   readonly requestTimeoutMs: number;
+  /** Names of environment variables whose values no answer may carry (`--secret-env`); redacted like the token. */
+  readonly secretEnv?: readonly string[];
 }
 
 export type RunTarget =
@@ -157,5 +159,6 @@ export function decodeRunConfig(text: string, origin: string): RunConfig {
     shard: shardOf((raw as Raw)['shard'] === undefined ? undefined : read.object('shard'), origin),
     workers: read.optionalInteger('workers', 1),
     requestTimeoutMs: read.integer('requestTimeoutMs', 1),
+    ...((raw as Raw)['secretEnv'] === undefined ? {} : { secretEnv: read.strings('secretEnv') }),
   };
 }

@@ -26,6 +26,8 @@ export interface RunMethodOptions {
   /** Time budget of the valid phase; fast-check stops early rather than lose the seed to a test timeout. */
   timeLimitMs: number;
   requestTimeoutMs: number;
+  /** Values of the run no answer may carry (envelope.error-hygiene). */
+  secrets?: readonly string[];
 }
 
 /** Seeds differ per method so that methods do not all get the same draws. */
@@ -58,7 +60,7 @@ export async function runMethod(options: RunMethodOptions): Promise<MethodRunRes
   const records = [...valid.records, ...probes, ...invalid];
   const validateResult = method.resultSchema === undefined ? undefined : lazyCheck(validators, method.resultSchema);
   const notSent = (exchange: Exchange): boolean => caller.notSent(exchange);
-  const inputs = { method: method.name, profile, validateResult, notSent, ...(valid.unsatisfiable ? { unsatisfiable: valid.unsatisfiable } : {}) };
+  const inputs = { method: method.name, profile, secrets: options.secrets ?? [], declaredStructure: method.declaredStructure, validateResult, notSent, ...(valid.unsatisfiable ? { unsatisfiable: valid.unsatisfiable } : {}) };
   const verdicts = methodVerdicts({ ...inputs, records, setupFailures: sender.setupFailures });
   for (const verdict of verdicts.values()) {
     if (verdict.status !== 'fail') continue;
