@@ -38,6 +38,9 @@ interface RunOptions {
   legacyMessages?: boolean;
   requestTimeout?: number;
   secretEnv?: string[];
+  maxInFlight?: number;
+  rate?: number;
+  drainLimit?: number;
 }
 
 /** Report entries a run writes; removed first so a reused folder never mixes two runs. */
@@ -76,6 +79,9 @@ export function registerRunCommand(program: Command, setExitCode: (code: number)
     .option('--workers <n>', 'parallel Playwright workers (default: 2 in CI, else Playwright\'s default)', integerOption('--workers', 1))
     .option('--legacy-messages', 'embedded gateway speaks the v0.21.3 wording (no out-of-sync suffix)')
     .option('--secret-env <var>', 'environment variable whose value no error answer may carry (envelope.error-hygiene); redacted like the token (repeatable)', collect)
+    .option('--max-in-flight <n>', 'requests outstanding at once against the target, over every worker (default 4)', integerOption('--max-in-flight', 1))
+    .option('--rate <n>', 'requests per second against the target, over every worker (default: unlimited)', integerOption('--rate', 1))
+    .option('--drain-limit <ms>', 'after a timeout, how long the target may take to answer a probe before it is slow and the rest is not run (default 30000)', integerOption('--drain-limit', 100))
     .option('--request-timeout <ms>', 'per-request timeout (default 5000)', integerOption('--request-timeout', 100))
     .addHelpText(
       'after',
@@ -147,6 +153,9 @@ export async function runCommand(options: RunOptions): Promise<number> {
     workers: options.workers,
     requestTimeoutMs: options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT_MS,
     ...(options.secretEnv?.length ? { secretEnv: options.secretEnv } : {}),
+    ...(options.maxInFlight ? { maxInFlight: options.maxInFlight } : {}),
+    ...(options.rate ? { ratePerSecond: options.rate } : {}),
+    ...(options.drainLimit ? { drainLimitMs: options.drainLimit } : {}),
   };
   const configPath = writeRunConfig(config);
   const playwrightExit = await runPlaywright(['test', '-c', SUITES_CONFIG], { [RUN_CONFIG_ENV]: configPath });
@@ -188,6 +197,10 @@ function verdictOf(reportDir: string, playwrightExit: number): number {
   }
   // Cells that never ran leave the gate without an answer: that is never a pass.
   const word = matrix.verdict === 'fail' ? 'FAIL' : summary.notRun > 0 ? 'INCOMPLETE' : 'PASS';
+  if (matrix.traffic) {
+    const { requestsSent, peakInFlight, timeouts } = matrix.traffic;
+    process.stdout.write(`contract-gate: traffic — ${requestsSent} requests sent, peak ${peakInFlight} in flight, ${timeouts} timed out\n`);
+  }
   process.stdout.write(
     `contract-gate: ${word} — ${summary.pass} pass, ${summary.fail} fail, ${summary.knownFail} known, ${summary.stale} stale, ${summary.na} n/a, ${summary.notRun} not run; ` +
       `coverage ${coverage.reached.length}/${coverage.methods} methods; matrix ${join(reportDir, 'matrix.md')}\n`,

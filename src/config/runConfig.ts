@@ -34,6 +34,12 @@ export interface RunConfig {
   readonly shard: Shard | undefined;
   readonly workers: number | undefined;
   readonly requestTimeoutMs: number;
+  /** Requests outstanding at once over the whole run (`--max-in-flight`, default 4), split over the workers. */
+  readonly maxInFlight?: number;
+  /** Requests per second over the whole run (`--rate`). */
+  readonly ratePerSecond?: number;
+  /** How long a timed-out target may take to answer a probe again before it counts as slow (`--drain-limit`). */
+  readonly drainLimitMs?: number;
   /** Names of environment variables whose values no answer may carry (`--secret-env`); redacted like the token. */
   readonly secretEnv?: readonly string[];
 }
@@ -114,6 +120,15 @@ function shardOf(raw: Raw | undefined, origin: string): Shard | undefined {
   return shard;
 }
 
+function optionalIntegers(read: Reader, raw: Raw, fields: ReadonlyArray<'maxInFlight' | 'ratePerSecond' | 'drainLimitMs'>): Partial<RunConfig> {
+  const out: Record<string, number> = {};
+  for (const field of fields) {
+    const value = read.optionalInteger(field, 1);
+    if (value !== undefined && raw[field] !== undefined) out[field] = value;
+  }
+  return out;
+}
+
 /** The configuration as text (the file the CLI writes). */
 export function encodeRunConfig(config: RunConfig): string {
   return `${JSON.stringify(config, null, 2)}\n`;
@@ -160,5 +175,6 @@ export function decodeRunConfig(text: string, origin: string): RunConfig {
     workers: read.optionalInteger('workers', 1),
     requestTimeoutMs: read.integer('requestTimeoutMs', 1),
     ...((raw as Raw)['secretEnv'] === undefined ? {} : { secretEnv: read.strings('secretEnv') }),
+    ...optionalIntegers(read, raw as Raw, ['maxInFlight', 'ratePerSecond', 'drainLimitMs']),
   };
 }
