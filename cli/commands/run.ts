@@ -199,7 +199,7 @@ function verdictOf(reportDir: string, playwrightExit: number): number {
   const word = matrix.verdict === 'fail' ? 'FAIL' : summary.notRun > 0 ? 'INCOMPLETE' : 'PASS';
   if (matrix.traffic) {
     const { requestsSent, peakInFlight, timeouts } = matrix.traffic;
-    process.stdout.write(`contract-gate: traffic — ${requestsSent} requests sent, peak ${peakInFlight} in flight, ${timeouts} timed out\n`);
+    process.stdout.write(`contract-gate: traffic — ${requestsSent} requests sent, peak ${peakInFlight} in flight per worker, ${timeouts} timed out\n`);
   }
   process.stdout.write(
     `contract-gate: ${word} — ${summary.pass} pass, ${summary.fail} fail, ${summary.knownFail} known, ${summary.stale} stale, ${summary.na} n/a, ${summary.notRun} not run; ` +

@@ -54,6 +54,7 @@ export interface TargetDown {
 /** What the run sent, as seen by its flow control (added up over the workers). */
 export interface MatrixTraffic {
   requestsSent: number;
+  /** The most requests one worker had outstanding at once (each worker's cap is its share of --max-in-flight). */
   peakInFlight: number;
   timeouts: number;
 }

@@ -7,5 +7,5 @@ export function readTraffic(reportDir: string): MatrixTraffic | undefined {
   const dir = join(reportDir, 'test-output', 'work', 'traffic');
   if (!existsSync(dir)) return undefined;
   const all = readdirSync(dir).map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as MatrixTraffic);
-  return all.reduce((sum, one) => ({ requestsSent: sum.requestsSent + one.requestsSent, peakInFlight: sum.peakInFlight + one.peakInFlight, timeouts: sum.timeouts + one.timeouts }), { requestsSent: 0, peakInFlight: 0, timeouts: 0 });
+  return all.reduce((sum, one) => ({ requestsSent: sum.requestsSent + one.requestsSent, peakInFlight: Math.max(sum.peakInFlight, one.peakInFlight), timeouts: sum.timeouts + one.timeouts }), { requestsSent: 0, peakInFlight: 0, timeouts: 0 });
 }

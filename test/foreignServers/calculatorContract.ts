@@ -1,57 +1,8 @@
 /**
- * The hand-written OpenRPC document of the small calculator service both third-party servers are made to serve.
- * The handlers validate their params the way a careful application does (they answer -32602), so what the harness
- * finds beyond that comes from the server library. Params models are open (no additionalProperties), results
- * closed where the handler controls every key.
+ * The application both third-party servers are made to serve (its contract: calculator.openrpc.json). The
+ * handlers validate their params the way a careful application does (they answer -32602) and raise the domain
+ * errors the contract declares, so what the harness finds beyond that comes from the server library.
  */
-export function calculatorContract(title: string, version: string): Record<string, unknown> {
-  const numberParam = (name: string) => ({ name, required: true, schema: { type: 'number' } });
-  return {
-    openrpc: '1.2.6',
-    info: { title, version },
-    methods: [
-      {
-        name: 'calc.add',
-        paramStructure: 'by-name',
-        params: [numberParam('a'), numberParam('b')],
-        result: { name: 'sum', schema: { type: 'number' } },
-        errors: [{ $ref: '#/components/errors/OutOfRange' }],
-      },
-      {
-        name: 'calc.divide',
-        paramStructure: 'by-name',
-        params: [numberParam('dividend'), numberParam('divisor')],
-        result: { name: 'quotient', schema: { type: 'number' } },
-        errors: [{ $ref: '#/components/errors/DivisionByZero' }, { $ref: '#/components/errors/OutOfRange' }],
-      },
-      {
-        name: 'text.echo',
-        paramStructure: 'by-name',
-        params: [{ name: 'text', required: true, schema: { type: 'string', maxLength: 200 } }],
-        result: {
-          name: 'echo',
-          schema: { type: 'object', required: ['text', 'length'], additionalProperties: false, properties: { text: { type: 'string' }, length: { type: 'integer', minimum: 0 } } },
-        },
-      },
-      {
-        name: 'text.lookup',
-        paramStructure: 'by-name',
-        params: [{ name: 'key', required: true, schema: { type: 'string', enum: ['alpha', 'beta', 'missing'] } }],
-        result: { name: 'value', schema: { type: 'string' } },
-        errors: [{ code: 4404, message: 'no such key' }],
-      },
-    ],
-    components: {
-      errors: {
-        // -32000 is in the range JSON-RPC reserves for implementation-defined server errors; declared here, it is this method's domain error.
-        DivisionByZero: { code: -32000, message: 'division by zero' },
-        // JSON has no Infinity: a result that overflows is refused rather than sent as null.
-        OutOfRange: { code: 4413, message: 'result out of range' },
-      },
-    },
-  };
-}
-
 export type Params = Record<string, unknown>;
 
 export class InvalidParams extends Error {}
