@@ -29,7 +29,10 @@ test('a target that exits on a non-JSON frame: targetDown names the frame, later
 
     const matrix = JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')) as Matrix;
     expect(matrix.targetDown).toMatchObject({ subject: '(connection)', check: 'envelope.parse-error', frame: FATAL_FRAME, kind: 'down' });
-    expect(Date.parse(matrix.targetDown?.at ?? '')).toBeGreaterThan(started);
+    const downAt = Date.parse(matrix.targetDown?.at ?? '');
+    expect(downAt).toBeGreaterThan(started);
+    // The run ends within 10 s of finding the target down (the matrix is written at the very end).
+    expect(Date.parse(matrix.generatedAt) - downAt).toBeLessThanOrEqual(10_000);
     const cell = (check: string) => matrix.cells.find((c) => c.method === '(connection)' && c.check === check);
     expect(cell('envelope.parse-error')?.status).toBe('fail');
     // The count never exceeds what was sent: one frame went out before the connection was lost.
