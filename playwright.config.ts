@@ -11,7 +11,7 @@ import { CELL_TIMEOUT_MS, type RunConfig } from './src/config/runConfig.js';
  *
  * Three projects: `prepare` runs each method's phases and samples the events once; `conformance` holds the cells
  * (they judge what `prepare` recorded, or drive their own scenario); `destructive`, the teardown of `prepare`,
- * sends the frames a fragile target may not survive, after everything else.
+ * sends the frames a fragile target may not survive, after everything else, one cell at a time.
  */
 const runConfig = currentRunConfig();
 const reportDir = runConfig.reportDir;
@@ -37,6 +37,6 @@ export default defineConfig<object, { runConfig: RunConfig }>({
   projects: [
     { name: 'prepare', testMatch: 'prepare/**/*.prepare.js', teardown: 'destructive' },
     { name: 'conformance', testMatch: '**/*.spec.js', testIgnore: 'destructive/**', dependencies: ['prepare'] },
-    { name: 'destructive', testMatch: 'destructive/**/*.spec.js' },
+    { name: 'destructive', testMatch: 'destructive/**/*.spec.js', fullyParallel: false },
   ],
 });

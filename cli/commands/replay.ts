@@ -6,11 +6,22 @@ import { RpcClient } from '../../src/client/rpcClient.js';
 import { tokenInUrl } from '../../src/client/targetUrl.js';
 import { loadContract } from '../../src/contracts/loadContract.js';
 import { readReplayFile } from '../../src/replay/replayFile.js';
+import { isFramesReplay, parseFramesReplay } from '../../src/replay/framesReplay.js';
+import { acceptsConnections } from '../../fixtures/targetHealth.js';
+import { readFileSync } from 'node:fs';
 import { runReplay } from '../../src/replay/replayRunner.js';
 import { HarnessError } from '../../core/index.js';
 import { EXIT } from '../exitCodes.js';
 import { integerOption } from '../lib/options.js';
 import { tokenFromEnv } from '../lib/tokens.js';
+
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined; // readReplayFile reports it
+  }
+}
 
 interface ReplayOptions {
   target?: string;
@@ -32,7 +43,36 @@ export function registerReplayCommand(program: Command, setExitCode: (code: numb
     });
 }
 
+/** Sends the frames a target did not survive to a (fresh) target: exit 1 when it goes down again, 0 when it survives. */
+async function framesReplayCommand(path: string, data: unknown, options: ReplayOptions): Promise<number> {
+  const file = parseFramesReplay(data, path);
+  const url = options.target ?? (file.target.includes('***') ? undefined : file.target);
+  if (!url) throw new HarnessError('USAGE', `the recorded target ${file.target} had a token; pass --target with the URL and --token-env`);
+  const token = tokenFromEnv(options.tokenEnv);
+  const redactor = new Redactor([token, tokenInUrl(url)]);
+  process.stdout.write(`contract-gate replay: ${file.frames.length} frame(s) sent last by ${file.subject} × ${file.check} against ${redactor.redactUrl(url)}\n`);
+  const client = await RpcClient.connect({ url, token, readyTimeoutMs: 0, connectTimeoutMs: 5_000 });
+  for (const frame of file.frames) {
+    if (!client.isOpen) break;
+    process.stdout.write(`>> ${redactor.redact(frame).slice(0, 200)}\n`);
+    const answer = client.nextStrayFrame(Math.min(options.timeout, 2_000));
+    client.sendRaw(frame);
+    const text = await answer;
+    process.stdout.write(`<< ${text === undefined ? `(nothing${client.closeState ? `; closed ${client.closeState.code}` : ''})` : redactor.redact(text).slice(0, 200)}\n`);
+  }
+  await client.close().catch(() => undefined);
+  const target = { url, httpUrl: undefined, token };
+  if (await acceptsConnections(target)) {
+    process.stdout.write('NOT REPRODUCED: the target still accepts connections\n');
+    return EXIT.OK;
+  }
+  process.stdout.write('REPRODUCED: the target no longer accepts connections\n');
+  return EXIT.FAILED;
+}
+
 export async function replayCommand(path: string, options: ReplayOptions): Promise<number> {
+  const raw = readJson(resolve(path));
+  if (isFramesReplay(raw)) return framesReplayCommand(path, raw, options);
   const file = readReplayFile(resolve(path));
   const contract = await loadContract(file.contracts[0] ?? '');
   const token = tokenFromEnv(options.tokenEnv);

@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { assertFaultNames } from '../../gateway/index.js';
@@ -32,11 +32,15 @@ export interface RunOptions {
   baseline?: string;
   shard?: string;
   fault?: string[];
-  profile?: 'hermes' | 'json-rpc';
+  profile?: string;
   bindings?: string;
   workers?: number;
   legacyMessages?: boolean;
   requestTimeout?: number;
+  secretEnv?: string[];
+  maxInFlight?: number;
+  rate?: number;
+  drainLimit?: number;
 }
 
 /** Report entries a run writes; removed first so a reused folder never mixes two runs. */
@@ -70,10 +74,14 @@ function defineRunOptions(command: Command): Command {
     .option('--baseline <file>', 'known failures [{method, check, reason}]: listed failures pass the gate, listed passes fail it as stale')
     .option('--shard <i/n>', 'run shard i of n (writes a blob report for `contract-gate merge`)', shardOption)
     .option('--fault <name>', 'start the embedded gateway with a fault switched on (self-test; repeatable; see `serve --list-faults`)', collect)
-    .addOption(new Option('--profile <name>', 'error-code profile (default: from the contract title)').choices(['hermes', 'json-rpc']))
+    .option('--profile <name|file>', 'error-code profile: hermes, json-rpc, or a JSON profile file naming the target\'s own domain codes (see profiles/ and examples/profiles/eip-1474.json; default: from the contract title)')
     .option('--bindings <file>', 'identifier binding rules (default: bindings.json beside a Hermes contract; "none" to disable)')
     .option('--workers <n>', 'parallel Playwright workers (default: 2 in CI, else Playwright\'s default)', integerOption('--workers', 1))
     .option('--legacy-messages', 'embedded gateway speaks the v0.21.3 wording (no out-of-sync suffix)')
+    .option('--secret-env <var>', 'environment variable whose value no error answer may carry (envelope.error-hygiene); redacted like the token (repeatable)', collect)
+    .option('--max-in-flight <n>', 'requests outstanding at once against the target, over every worker (default 4)', integerOption('--max-in-flight', 1))
+    .option('--rate <n>', 'requests per second against the target, over every worker (default: unlimited)', integerOption('--rate', 1))
+    .option('--drain-limit <ms>', 'after a timeout, how long the target may take to answer a probe before it is slow and the rest is not run (default 30000)', integerOption('--drain-limit', 100))
     .option('--request-timeout <ms>', 'per-request timeout (default 5000)', integerOption('--request-timeout', 100));
 }
 
@@ -109,6 +117,8 @@ export async function runConfigFor(options: RunOptions): Promise<RunConfig> {
   if (options.target && tokenInUrl(options.target)) {
     throw new HarnessError('USAGE', '--target carries a token in its URL, where process lists and reports would show it: pass the URL without it and name the variable that holds it with --token-env');
   }
+  const unset = (options.secretEnv ?? []).filter((name) => !process.env[name]);
+  if (unset.length > 0) throw new HarnessError('USAGE', `--secret-env ${unset.join(', ')}: not set in the environment (name the variables that hold the secrets)`);
   const redactor = new Redactor([token]);
   if (options.target && options.fault?.length) throw new HarnessError('USAGE', '--fault switches the embedded gateway; it cannot be combined with --target');
   try {
@@ -118,7 +128,9 @@ export async function runConfigFor(options: RunOptions): Promise<RunConfig> {
   }
   const contractPaths = (options.contract?.length ? options.contract : [DEFAULT_CONTRACT]).map((p) => (/^https?:/.test(p) ? p : resolve(p)));
   const contracts = await Promise.all(contractPaths.map((path) => loadContract(path)));
-  const profile = profileFor(contracts[0]?.title ?? '', options.profile);
+  const profileOption = options.profile === undefined || options.profile === 'hermes' || options.profile === 'json-rpc' ? options.profile : resolve(options.profile);
+  if (profileOption && profileOption !== 'hermes' && profileOption !== 'json-rpc' && !existsSync(profileOption)) throw new HarnessError('USAGE', `--profile ${options.profile}: neither hermes, json-rpc nor an existing file`);
+  const profile = profileFor(contracts[0]?.title ?? '', profileOption);
   const extensions = (options.extension ?? (profile.name === 'hermes' ? [HOOKS_EXTENSION] : [])).map((p) => resolve(p));
   await Promise.all(extensions.map((path) => loadContract(path)));
   if (options.clientContract) await loadContract(resolve(options.clientContract));
@@ -136,7 +148,7 @@ export async function runConfigFor(options: RunOptions): Promise<RunConfig> {
     contracts: contractPaths,
     extensions,
     clientContract: options.clientContract ? resolve(options.clientContract) : undefined,
-    profile: profile.name,
+    profile: profileOption && profileOption !== profile.name ? profileOption : profile.name,
     bindings: options.bindings === undefined ? 'auto' : options.bindings === 'none' ? 'none' : resolve(options.bindings),
     seed,
     runs: options.runs ?? DEFAULT_RUNS,
@@ -149,6 +161,10 @@ export async function runConfigFor(options: RunOptions): Promise<RunConfig> {
     shard: options.shard ? parseShard(options.shard) : undefined,
     workers: options.workers,
     requestTimeoutMs: options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    ...(options.secretEnv?.length ? { secretEnv: options.secretEnv } : {}),
+    ...(options.maxInFlight ? { maxInFlight: options.maxInFlight } : {}),
+    ...(options.rate ? { ratePerSecond: options.rate } : {}),
+    ...(options.drainLimit ? { drainLimitMs: options.drainLimit } : {}),
   };
   return config;
 }
@@ -192,13 +208,22 @@ function verdictOf(reportDir: string, playwrightExit: number): number {
   }
   const matrix = parseMatrixJson(readFileSync(matrixPath, 'utf8'), matrixPath);
   const { summary, coverage } = matrix;
+  if (matrix.targetDown) {
+    const down = matrix.targetDown;
+    process.stdout.write(`contract-gate: ${down.kind === 'slow' ? 'TARGET SLOW' : 'TARGET DOWN'} after ${down.subject} × ${down.check}: ${down.frame}\n`);
+    if (down.replay) process.stdout.write(`contract-gate: replay: npx contract-gate replay ${join(reportDir, down.replay)} --target URL\n`);
+  }
   // Cells that never ran leave the gate without an answer: that is never a pass.
   const word = matrix.verdict === 'fail' ? 'FAIL' : summary.notRun > 0 ? 'INCOMPLETE' : 'PASS';
+  if (matrix.traffic) {
+    const { requestsSent, peakInFlight, timeouts } = matrix.traffic;
+    process.stdout.write(`contract-gate: traffic — ${requestsSent} requests sent, peak ${peakInFlight} in flight per worker, ${timeouts} timed out\n`);
+  }
   process.stdout.write(
     `contract-gate: ${word} — ${summary.pass} pass, ${summary.fail} fail, ${summary.knownFail} known, ${summary.stale} stale, ${summary.na} n/a, ${summary.notRun} not run; ` +
       `coverage ${coverage.reached.length}/${coverage.methods} methods${coverage.events?.total ? `, ${coverage.events.seen.length}/${coverage.events.total} events` : ''}${coverage.serverRequests?.total ? `, ${coverage.serverRequests.seen.length}/${coverage.serverRequests.total} server requests` : ''}; matrix ${join(reportDir, 'matrix.md')}\n`,
   );
-  if (matrix.verdict === 'fail') return EXIT.FAILED;
+  if (matrix.verdict === 'fail' || matrix.targetDown) return EXIT.FAILED;
   if (summary.notRun > 0) {
     process.stderr.write(`contract-gate: ${summary.notRun} cell(s) did not run (Playwright exited ${playwrightExit}); see the output above\n`);
     return EXIT.USAGE;

@@ -26,6 +26,7 @@ export const CHECKS = define([
   { id: 'envelope.invalid-request', area: 'envelope', subject: 'connection', title: 'malformed request is refused', rule: 'Wrong jsonrpc, missing method or a non-object frame never succeeds and the connection survives.' },
   { id: 'envelope.id-types', area: 'envelope', subject: 'connection', title: 'ids of every JSON type', rule: 'String, integer and fractional ids are echoed exactly.' },
   { id: 'envelope.batch', area: 'envelope', subject: 'connection', title: 'batch array', rule: 'A JSON array frame is answered per profile (Hermes: -32600) and the connection survives.' },
+  { id: 'envelope.error-hygiene', area: 'envelope', subject: 'method', title: 'error answers leak nothing', rule: 'No error answer carries a stack trace, an absolute file-system path or a secret of the run (the token, --secret-env values) in message, data or any other member.' },
   { id: 'envelope.oversized-frame', area: 'envelope', subject: 'connection', title: 'oversized frame', rule: 'An oversized frame gets an error answer or a 1009 close, never a hang or a crash.' },
   // Params.
   { id: 'params.valid-accepted', area: 'params', subject: 'method', title: 'valid payload accepted', rule: 'A contract-valid payload gets a success or a domain error, never a contract rejection, a server error, a dropped socket or silence.' },

@@ -15,7 +15,8 @@ export interface RunConfig {
   readonly extensions: readonly string[];
   /** The contract of the clients in the field (`--client-contract`). */
   readonly clientContract: string | undefined;
-  readonly profile: 'hermes' | 'json-rpc';
+  /** A built-in profile (`hermes`, `json-rpc`) or the absolute path of a profile file (`--profile FILE`). */
+  readonly profile: string;
   /** Identifier binding rules: a file, `none`, or `auto` (bindings.json beside a Hermes contract). */
   readonly bindings: string;
   readonly seed: number;
@@ -33,6 +34,14 @@ export interface RunConfig {
   readonly shard: Shard | undefined;
   readonly workers: number | undefined;
   readonly requestTimeoutMs: number;
+  /** Requests outstanding at once over the whole run (`--max-in-flight`, default 4), split over the workers. */
+  readonly maxInFlight?: number;
+  /** Requests per second over the whole run (`--rate`). */
+  readonly ratePerSecond?: number;
+  /** How long a timed-out target may take to answer a probe again before it counts as slow (`--drain-limit`). */
+  readonly drainLimitMs?: number;
+  /** Names of environment variables whose values no answer may carry (`--secret-env`); redacted like the token. */
+  readonly secretEnv?: readonly string[];
 }
 
 export type RunTarget =
@@ -113,6 +122,15 @@ function shardOf(raw: Raw | undefined, origin: string): Shard | undefined {
   return shard;
 }
 
+function optionalIntegers(read: Reader, raw: Raw, fields: ReadonlyArray<'maxInFlight' | 'ratePerSecond' | 'drainLimitMs'>): Partial<RunConfig> {
+  const out: Record<string, number> = {};
+  for (const field of fields) {
+    const value = read.optionalInteger(field, 1);
+    if (value !== undefined && raw[field] !== undefined) out[field] = value;
+  }
+  return out;
+}
+
 /** The configuration as text (the file the CLI writes). */
 export function encodeRunConfig(config: RunConfig): string {
   return `${JSON.stringify(config, null, 2)}\n`;
@@ -130,7 +148,7 @@ export function decodeRunConfig(text: string, origin: string): RunConfig {
   const read = new Reader(raw as Raw, origin);
   if ((raw as Raw)['version'] !== 1) read.fail('version', '1 (written by this version of contract-gate)');
   const profile = (raw as Raw)['profile'];
-  if (profile !== 'hermes' && profile !== 'json-rpc') read.fail('profile', '"hermes" or "json-rpc"');
+  if (typeof profile !== 'string' || profile === '') read.fail('profile', '"hermes", "json-rpc" or the path of a profile file');
   const grep = read.optionalString('grep');
   if (grep !== undefined) {
     try {
@@ -158,5 +176,7 @@ export function decodeRunConfig(text: string, origin: string): RunConfig {
     shard: shardOf((raw as Raw)['shard'] === undefined ? undefined : read.object('shard'), origin),
     workers: read.optionalInteger('workers', 1),
     requestTimeoutMs: read.integer('requestTimeoutMs', 1),
+    ...((raw as Raw)['secretEnv'] === undefined ? {} : { secretEnv: read.strings('secretEnv') }),
+    ...optionalIntegers(read, raw as Raw, ['maxInFlight', 'ratePerSecond', 'drainLimitMs']),
   };
 }

@@ -52,6 +52,7 @@ export const FAULT_CASES: readonly FaultCase[] = [
   { fault: 'envelope.id-echo-wrong', failing: on(STATUS, 'envelope.id-echo') },
   { fault: 'envelope.result-and-error', failing: on(STATUS, 'envelope.result-xor-error') },
   { fault: 'envelope.error-code-as-string', failing: on(STATUS, 'envelope.error-shape') },
+  { fault: 'envelope.error-leaks-stack', failing: on(STATUS, 'envelope.error-hygiene'), alsoRun: [CONNECTION] },
   // Params: every check of the affected method runs.
   { fault: 'params.unknown-keys-accepted', failing: on('session.set_hidden', 'params.unknown-key-rejected'), replay: true },
   { fault: 'params.unknown-key-wrong-code', failing: on('session.usage', 'params.unknown-key-rejected') },
