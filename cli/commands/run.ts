@@ -11,7 +11,7 @@ import { loadContract } from '../../src/contracts/loadContract.js';
 import { parseBaseline } from '../../src/report/baseline.js';
 import { parseMatrixJson } from '../../src/report/renderJson.js';
 import { HarnessError } from '../../core/index.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_RUNS, type RunConfig, type Shard } from '../../src/config/runConfig.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_RUNS, DEFAULT_STATEFUL_RUNS, DEFAULT_STATEFUL_STEPS, type RunConfig, type Shard } from '../../src/config/runConfig.js';
 import { RUN_CONFIG_ENV, writeRunConfig } from '../../src/config/runConfigFile.js';
 import { EXIT } from '../exitCodes.js';
 import { collect, integerOption, regexOption, seedOption, shardOption } from '../lib/options.js';
@@ -37,6 +37,9 @@ interface RunOptions {
   workers?: number;
   legacyMessages?: boolean;
   requestTimeout?: number;
+  statefulRuns?: number;
+  statefulSteps?: number;
+  statefulDirectives?: boolean;
 }
 
 /** Report entries a run writes; removed first so a reused folder never mixes two runs. */
@@ -75,6 +78,9 @@ export function registerRunCommand(program: Command, setExitCode: (code: number)
     .option('--workers <n>', 'parallel Playwright workers (default: 2 in CI, else Playwright\'s default)', integerOption('--workers', 1))
     .option('--legacy-messages', 'embedded gateway speaks the v0.21.3 wording (no out-of-sync suffix)')
     .option('--request-timeout <ms>', 'per-request timeout (default 5000)', integerOption('--request-timeout', 100))
+    .option('--stateful-runs <n>', `random call sequences per stateful check (default ${DEFAULT_STATEFUL_RUNS}); --grep @check:stateful runs them alone`, integerOption('--stateful-runs', 1))
+    .option('--stateful-steps <n>', `at most this many calls per sequence (default ${DEFAULT_STATEFUL_STEPS})`, integerOption('--stateful-steps', 1))
+    .option('--stateful-directives', 'let sequences use the reference-only directives (/slow, /request) on an external target too (always on for the embedded gateway)')
     .addHelpText(
       'after',
       `
@@ -140,6 +146,9 @@ export async function runCommand(options: RunOptions): Promise<number> {
     shard: options.shard ? parseShard(options.shard) : undefined,
     workers: options.workers,
     requestTimeoutMs: options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    statefulRuns: options.statefulRuns ?? DEFAULT_STATEFUL_RUNS,
+    statefulSteps: options.statefulSteps ?? DEFAULT_STATEFUL_STEPS,
+    statefulDirectives: options.statefulDirectives === true,
   };
   const configPath = writeRunConfig(config);
   const playwrightExit = await runPlaywright(['test', '-c', SUITES_CONFIG], { [RUN_CONFIG_ENV]: configPath });

@@ -33,6 +33,12 @@ export interface RunConfig {
   readonly shard: Shard | undefined;
   readonly workers: number | undefined;
   readonly requestTimeoutMs: number;
+  /** Random call sequences per stateful check (`--stateful-runs`). */
+  readonly statefulRuns: number;
+  /** At most this many calls per sequence (`--stateful-steps`). */
+  readonly statefulSteps: number;
+  /** Sequences may use the reference-only directives (`/slow`, `/request`) on an external target too. */
+  readonly statefulDirectives: boolean;
 }
 
 export type RunTarget =
@@ -48,6 +54,9 @@ export interface Shard {
 
 export const DEFAULT_RUNS = 100;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
+/** Chosen so that both stateful cells stay within about 20 s on the session-lifecycle contract. */
+export const DEFAULT_STATEFUL_RUNS = 25;
+export const DEFAULT_STATEFUL_STEPS = 40;
 
 type Raw = Record<string, unknown>;
 
@@ -156,5 +165,8 @@ export function decodeRunConfig(text: string, origin: string): RunConfig {
     shard: shardOf((raw as Raw)['shard'] === undefined ? undefined : read.object('shard'), origin),
     workers: read.optionalInteger('workers', 1),
     requestTimeoutMs: read.integer('requestTimeoutMs', 1),
+    statefulRuns: read.optionalInteger('statefulRuns', 1) ?? DEFAULT_STATEFUL_RUNS,
+    statefulSteps: read.optionalInteger('statefulSteps', 1) ?? DEFAULT_STATEFUL_STEPS,
+    statefulDirectives: (raw as Raw)['statefulDirectives'] === undefined ? false : read.boolean('statefulDirectives'),
   };
 }
