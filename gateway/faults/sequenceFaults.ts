@@ -97,6 +97,18 @@ function steerOtherSession(seams: FaultSeams): () => void {
   return () => offs.forEach((off) => off());
 }
 
+/** session.usage reports as its total only what was added since the previous read of the same session. */
+function usageTotalIsDelta(): FrameInterceptor {
+  const previous = new Map<string, number>();
+  return onResults('session.usage', (result, outbound) => {
+    const id = sessionIdOf(outbound.params);
+    if (id === undefined || typeof result['total'] !== 'number') return result;
+    const before = previous.get(id);
+    previous.set(id, result['total']);
+    return before === undefined ? result : { ...result, total: Math.max(0, result['total'] - before) };
+  });
+}
+
 /** session.branch of a parent with two or more completed turns copies all but the last one. */
 function branchDropsLastTurn(seams: FaultSeams): () => void {
   const valid = admitted(seams, 'session.branch');
@@ -198,4 +210,10 @@ export const SEQUENCE_FAULTS: readonly GatewayFault[] = [
   { name: 'sequence.since-foreign-after-reconnect', breaks: "session.events.since from a reconnected client with nothing to replay returns another session's newest events", check: CHECK, install: sinceForeignAfterReconnect },
   { name: 'sequence.list-count-stalls', breaks: 'session.list keeps the message_count a row had when first listed: it stops growing with later turns', check: CHECK, install: (seams) => seams.funnel.use(listCountStalls(seams)) },
   { name: 'sequence.concurrent-prompt-lost', breaks: 'a prompt sent while another turn of the session streams is answered "queued" and never runs', check: CHECK, install: concurrentPromptLost },
+  {
+    name: 'sequence.usage-total-is-delta',
+    breaks: 'session.usage reports as total only the tokens added since the previous read of the session (the model checks calls, not totals: only the lockstep run sees it)',
+    check: 'stateful.differential',
+    install: (seams) => seams.funnel.use(usageTotalIsDelta()),
+  },
 ];

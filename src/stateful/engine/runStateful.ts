@@ -56,7 +56,7 @@ function judge(mode: StatefulMode, index: number, step: Step, target: Observatio
   }
   if (!jsonEqual(target.fields, reference.fields)) {
     const keys = [...new Set([...Object.keys(target.fields), ...Object.keys(reference.fields)])].filter((key) => !jsonEqual(target.fields[key] ?? null, reference.fields[key] ?? null));
-    return { index, step, message: `tracked field${keys.length > 1 ? 's' : ''} ${keys.join(', ')} differ: target ${JSON.stringify(pick(target.fields, keys))}, reference ${JSON.stringify(pick(reference.fields, keys))}`, target, reference };
+    return { index, step, message: `tracked ${keys.length > 1 ? 'fields' : 'field'} ${keys.join(', ')} ${keys.length > 1 ? 'differ' : 'differs'}: target ${JSON.stringify(pick(target.fields, keys))}, reference ${JSON.stringify(pick(reference.fields, keys))}`, target, reference };
   }
   return undefined;
 }
