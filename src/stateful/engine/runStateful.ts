@@ -27,13 +27,14 @@ class Meter {
   sequences = 0;
   wireMs = 0;
 
-  async time<T>(work: () => Promise<T>): Promise<T> {
+  /** Times one step (wall time, both systems at once in differential mode) that runs `sides` commands. */
+  async time<T>(sides: number, work: () => Promise<T>): Promise<T> {
     const started = performance.now();
     try {
       return await work();
     } finally {
       this.wireMs += performance.now() - started;
-      this.commands += 1;
+      this.commands += sides;
     }
   }
 }
@@ -68,8 +69,11 @@ async function execute<M extends object, S>(command: StatefulCommand<M, S>, args
   const step = { command: command.name, args };
   live.executed.push(step);
   const index = live.executed.length;
-  const target = await meter.time(() => command.run(model, live.target, args));
-  const reference = mode === 'differential' && live.reference !== undefined ? await meter.time(() => command.run(model, live.reference as S, args)) : undefined;
+  // Lockstep: both systems run the step from the same model state, at the same time; neither runs ahead by a step.
+  const both = mode === 'differential' && live.reference !== undefined;
+  const [target, reference] = await meter.time(both ? 2 : 1, () =>
+    Promise.all([command.run(model, live.target, args), both ? command.run(model, live.reference as S, args) : Promise.resolve(undefined)]),
+  );
   command.update(model, args);
   const failure = judge(mode, index, step, target, reference);
   if (failure) throw new SequenceFailure(failure);

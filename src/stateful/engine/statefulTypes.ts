@@ -92,7 +92,7 @@ export interface StatefulTimings {
   readonly commands: number;
   /** Sequences executed in total. */
   readonly sequences: number;
-  /** Time inside `run` of the commands (requests, waits for events: the wire side). */
+  /** Wall time inside the commands' `run` (requests, waits for events: the wire side; both systems at once in differential mode). */
   readonly wireMs: number;
   /** Wall time of the whole check. */
   readonly totalMs: number;

@@ -430,7 +430,7 @@ const steerBusy: Command = {
     const on = boundClient(state, session);
     const id = port.ids.session(session);
     const since = port.eventMark(on);
-    const submitted = await port.call(on, 'prompt.submit', { session_id: id, text: `/slow 250 ${text(args, 'text')}` });
+    const submitted = await port.call(on, 'prompt.submit', { session_id: id, text: `/slow 120 ${text(args, 'text')}` });
     const exchange = await port.call(on, 'session.steer', { session_id: id, text: `also ${text(args, 'text')}` });
     const status = resultOf(exchange)?.['status'] ?? null;
     const expect = new Expect();
@@ -441,7 +441,7 @@ const steerBusy: Command = {
     return observed(port, exchange, { status, completions: done.length }, expect.violations);
   },
   update: (state, args) => m.turnsDone(state, sessionOf(state, attached, args) as number, 1),
-  describe: (args) => `steerBusy ${JSON.stringify(args)} (prompt.submit "/slow 250 …", then session.steer while it runs)`,
+  describe: (args) => `steerBusy ${JSON.stringify(args)} (prompt.submit "/slow 120 …", then session.steer while it runs)`,
 };
 
 const since: Command = {
