@@ -1,7 +1,7 @@
 import type { GatewayConnection } from '../core/gatewayConnection.js';
 import type { FrameInterceptor, OutboundFrame } from '../core/outboundFunnel.js';
 import { ParamsAdmission } from '../core/paramsAdmission.js';
-import { type Frame, isPlainObject, onRequests, onResults, reframed } from './frameRewrites.js';
+import { type Frame, isPlainObject, onRequests, onResponses, onResults, reframed } from './frameRewrites.js';
 import type { FaultSeams, GatewayFault } from './faultTypes.js';
 
 /**
@@ -97,15 +97,18 @@ function steerOtherSession(seams: FaultSeams): () => void {
   return () => offs.forEach((off) => off());
 }
 
-/** session.usage reports as its total only what was added since the previous read of the same session. */
+/**
+ * session.usage reports as its total only what was added since the previous usage read on the same connection,
+ * whichever session that read was for: one meter per connection instead of one per session.
+ */
 function usageTotalIsDelta(): FrameInterceptor {
-  const previous = new Map<string, number>();
-  return onResults('session.usage', (result, outbound) => {
-    const id = sessionIdOf(outbound.params);
-    if (id === undefined || typeof result['total'] !== 'number') return result;
-    const before = previous.get(id);
-    previous.set(id, result['total']);
-    return before === undefined ? result : { ...result, total: Math.max(0, result['total'] - before) };
+  const previous = new WeakMap<GatewayConnection, number>();
+  return onResponses('session.usage', (outbound, connection) => {
+    const result = outbound.frame['result'];
+    if (!isPlainObject(result) || typeof result['total'] !== 'number') return [outbound];
+    const before = previous.get(connection);
+    previous.set(connection, result['total']);
+    return before === undefined ? [outbound] : [reframed(outbound, { ...outbound.frame, result: { ...result, total: Math.max(0, result['total'] - before) } })];
   });
 }
 
@@ -212,7 +215,7 @@ export const SEQUENCE_FAULTS: readonly GatewayFault[] = [
   { name: 'sequence.concurrent-prompt-lost', breaks: 'a prompt sent while another turn of the session streams is answered "queued" and never runs', check: CHECK, install: concurrentPromptLost },
   {
     name: 'sequence.usage-total-is-delta',
-    breaks: 'session.usage reports as total only the tokens added since the previous read of the session (the model checks calls, not totals: only the lockstep run sees it)',
+    breaks: 'session.usage reports as total only the tokens added since the previous usage read on the same connection, whichever session it was for (the model checks calls, not totals: only the lockstep run sees it)',
     check: 'stateful.differential',
     install: (seams) => seams.funnel.use(usageTotalIsDelta()),
   },

@@ -157,8 +157,13 @@ export async function runStateful<M extends object, S>(model: StatefulModel<M, S
     });
   });
   await fc.check(property, { seed: options.seed, numRuns: options.runs, endOnFailure: false });
+  let found = failing as { steps: Step[]; failure: StepFailure } | undefined;
+  if (found && firstFailureAt !== undefined) {
+    const polished = await dropSingleSteps(model, systems, mode, found, firstFailureAt + budget + DROP_PASS_MS, meter);
+    failures += polished.removed;
+    found = polished.found;
+  }
   const timings = { commands: meter.commands, sequences: meter.sequences, wireMs: meter.wireMs, totalMs: performance.now() - started };
-  const found = failing as { steps: Step[]; failure: StepFailure } | undefined;
   return {
     ok: found === undefined,
     seed: options.seed,
@@ -171,12 +176,45 @@ export async function runStateful<M extends object, S>(model: StatefulModel<M, S
   };
 }
 
+/** Extra time after the shrink budget for the single-step pass. */
+const DROP_PASS_MS = 20_000;
+
+/**
+ * After fast-check's shrinking, tries the sequence without each single step in turn and keeps every removal that
+ * still fails (fast-check removes runs of commands; a step whose index arguments now point elsewhere can survive it).
+ */
+async function dropSingleSteps<M extends object, S>(
+  model: StatefulModel<M, S>,
+  systems: StatefulSystems<S>,
+  mode: StatefulMode,
+  found: { steps: Step[]; failure: StepFailure },
+  deadline: number,
+  meter: Meter,
+): Promise<{ found: { steps: Step[]; failure: StepFailure }; removed: number }> {
+  let current = found;
+  let removed = 0;
+  for (let index = current.steps.length - 2; index >= 0 && performance.now() < deadline; index--) {
+    const candidate = current.steps.filter((_, i) => i !== index);
+    meter.sequences += 1;
+    const again = await replayWith(model, systems, mode, candidate, meter).catch(() => undefined);
+    if (again?.failure) {
+      current = { steps: again.executed, failure: again.failure };
+      removed += 1;
+      index = Math.min(index, current.steps.length - 1);
+    }
+  }
+  return { found: current, removed };
+}
+
 /**
  * Runs one recorded sequence again, in order (a step whose precondition no longer holds is skipped, as fast-check
  * skips it), and returns the first failing step or undefined.
  */
-export async function replayStateful<M extends object, S>(model: StatefulModel<M, S>, systems: StatefulSystems<S>, mode: StatefulMode, steps: readonly Step[]): Promise<{ failure: StepFailure | undefined; executed: Step[] }> {
-  const meter = new Meter();
+export function replayStateful<M extends object, S>(model: StatefulModel<M, S>, systems: StatefulSystems<S>, mode: StatefulMode, steps: readonly Step[]): Promise<{ failure: StepFailure | undefined; executed: Step[] }> {
+  return replayWith(model, systems, mode, steps, new Meter());
+}
+
+async function replayWith<M extends object, S>(model: StatefulModel<M, S>, systems: StatefulSystems<S>, mode: StatefulMode, steps: readonly Step[], meter: Meter): Promise<{ failure: StepFailure | undefined; executed: Step[] }> {
   return withSystems(systems, mode, async (live) => {
     const state = model.initial();
     for (const step of steps) {

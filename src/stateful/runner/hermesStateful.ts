@@ -4,7 +4,7 @@ import { hermesSessionModel } from '../hermes/hermesSessionModel.js';
 import { type ConnectClient, type HermesSide, hermesSides } from './hermesSide.js';
 
 /** How long one fake-agent turn may take (a `/slow 250` turn included) before the model calls it lost. */
-export const TURN_TIMEOUT_MS = 1_500;
+export const TURN_TIMEOUT_MS = 3_000;
 /** How long to wait for a `session.info` that follows a create, resume or branch. */
 export const SETTLE_TIMEOUT_MS = 1_500;
 
