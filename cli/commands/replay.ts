@@ -10,6 +10,8 @@ import { isFramesReplay, parseFramesReplay } from '../../src/replay/framesReplay
 import { acceptsConnections } from '../../fixtures/targetHealth.js';
 import { readFileSync } from 'node:fs';
 import { runReplay } from '../../src/replay/replayRunner.js';
+import { readStatefulReplayFile, replayKindOf, STATEFUL_REPLAY_KIND } from '../../src/replay/statefulReplayFile.js';
+import { runStatefulReplay } from '../../src/replay/statefulReplayRunner.js';
 import { HarnessError } from '../../core/index.js';
 import { EXIT } from '../exitCodes.js';
 import { integerOption } from '../lib/options.js';
@@ -71,6 +73,7 @@ async function framesReplayCommand(path: string, data: unknown, options: ReplayO
 }
 
 export async function replayCommand(path: string, options: ReplayOptions): Promise<number> {
+  if (replayKindOf(resolve(path)) === STATEFUL_REPLAY_KIND) return statefulReplayCommand(path, options);
   const raw = readJson(resolve(path));
   if (isFramesReplay(raw)) return framesReplayCommand(path, raw, options);
   const file = readReplayFile(resolve(path));
@@ -104,5 +107,48 @@ export async function replayCommand(path: string, options: ReplayOptions): Promi
   } finally {
     await client.close();
     await gateway?.close();
+  }
+}
+
+/**
+ * A stateful replay: the whole recorded call sequence again, on the recorded target (an embedded run starts the
+ * reference gateway again with its contracts and faults) and, for a differential file, beside a fresh reference.
+ */
+async function statefulReplayCommand(path: string, options: ReplayOptions): Promise<number> {
+  const file = readStatefulReplayFile(resolve(path));
+  const token = tokenFromEnv(options.tokenEnv);
+  const started: RunningGateway[] = [];
+  try {
+    let url = options.target;
+    if (!url) {
+      if (!file.embedded) {
+        if (file.target.includes('***')) throw new HarnessError('USAGE', `the recorded target ${file.target} had a token; pass --target with the URL and --token-env`);
+        url = file.target;
+      } else {
+        const gateway = await startGateway({ contractPaths: file.gateway?.contracts ?? file.contracts, legacyMessages: file.gateway?.legacyMessages ?? false, ...(token ? { token } : {}), faults: file.gateway?.faults ?? [] });
+        started.push(gateway);
+        url = gateway.url;
+      }
+    }
+    let reference: string | undefined;
+    if (file.mode === 'differential') {
+      const gateway = await startGateway({ contractPaths: file.contracts });
+      started.push(gateway);
+      reference = gateway.url;
+    }
+    const redactor = new Redactor([token, tokenInUrl(url)]);
+    process.stdout.write(`contract-gate replay: ${file.check}, ${file.steps.length} call(s) (seed ${file.seed}) against ${file.embedded && !options.target ? 'a new embedded reference gateway' : redactor.redactUrl(url)}${reference ? ' and a fresh reference gateway' : ''}\n`);
+    const outcome = await runStatefulReplay(file, { target: url, ...(reference ? { reference } : {}), ...(token ? { token } : {}) }, options.timeout);
+    for (const line of outcome.calls) process.stdout.write(`${line}\n`);
+    if (outcome.failure) {
+      process.stdout.write(`REPRODUCED at step ${outcome.failure.index}: ${redactor.redact(outcome.failure.message)}\n`);
+      if (outcome.failure.target) process.stdout.write(`  target:    ${redactor.redact(outcome.failure.target.answer)}\n`);
+      if (outcome.failure.reference) process.stdout.write(`  reference: ${redactor.redact(outcome.failure.reference.answer)}\n`);
+      return EXIT.FAILED;
+    }
+    process.stdout.write(`NOT REPRODUCED: the sequence holds now (recorded at step ${file.failure.index}: ${redactor.redact(file.failure.message)})\n`);
+    return EXIT.OK;
+  } finally {
+    for (const gateway of started) await gateway.close();
   }
 }

@@ -11,7 +11,7 @@ import { loadContract } from '../../src/contracts/loadContract.js';
 import { parseBaseline } from '../../src/report/baseline.js';
 import { parseMatrixJson } from '../../src/report/renderJson.js';
 import { HarnessError } from '../../core/index.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_RUNS, type RunConfig, type Shard } from '../../src/config/runConfig.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_RUNS, DEFAULT_STATEFUL_RUNS, DEFAULT_STATEFUL_STEPS, type RunConfig, type Shard } from '../../src/config/runConfig.js';
 import { RUN_CONFIG_ENV, writeRunConfig } from '../../src/config/runConfigFile.js';
 import { EXIT } from '../exitCodes.js';
 import { collect, integerOption, regexOption, seedOption, shardOption } from '../lib/options.js';
@@ -41,6 +41,9 @@ export interface RunOptions {
   maxInFlight?: number;
   rate?: number;
   drainLimit?: number;
+  statefulRuns?: number;
+  statefulSteps?: number;
+  statefulDirectives?: boolean;
 }
 
 /** Report entries a run writes; removed first so a reused folder never mixes two runs. */
@@ -82,7 +85,10 @@ function defineRunOptions(command: Command): Command {
     .option('--max-in-flight <n>', 'requests outstanding at once against the target, over every worker (default 4)', integerOption('--max-in-flight', 1))
     .option('--rate <n>', 'requests per second against the target, over every worker (default: unlimited)', integerOption('--rate', 1))
     .option('--drain-limit <ms>', 'after a timeout, how long the target may take to answer a probe before it is slow and the rest is not run (default 30000)', integerOption('--drain-limit', 100))
-    .option('--request-timeout <ms>', 'per-request timeout (default 5000)', integerOption('--request-timeout', 100));
+    .option('--request-timeout <ms>', 'per-request timeout (default 5000)', integerOption('--request-timeout', 100))
+    .option('--stateful-runs <n>', `random call sequences per stateful check (default ${DEFAULT_STATEFUL_RUNS}); --grep @check:stateful runs them alone`, integerOption('--stateful-runs', 1))
+    .option('--stateful-steps <n>', `at most this many calls per sequence (default ${DEFAULT_STATEFUL_STEPS})`, integerOption('--stateful-steps', 1))
+    .option('--stateful-directives', 'let sequences use the reference-only directives (/slow, /request) on an external target too (always on for the embedded gateway)');
 }
 
 /** The options `contract-gate run <args>` would act on, parsed exactly as the CLI parses them. */
@@ -165,6 +171,9 @@ export async function runConfigFor(options: RunOptions): Promise<RunConfig> {
     ...(options.maxInFlight ? { maxInFlight: options.maxInFlight } : {}),
     ...(options.rate ? { ratePerSecond: options.rate } : {}),
     ...(options.drainLimit ? { drainLimitMs: options.drainLimit } : {}),
+    statefulRuns: options.statefulRuns ?? DEFAULT_STATEFUL_RUNS,
+    statefulSteps: options.statefulSteps ?? DEFAULT_STATEFUL_STEPS,
+    statefulDirectives: options.statefulDirectives === true,
   };
   return config;
 }

@@ -2,7 +2,7 @@
  * The check catalogue. Check ids are public API: they are matrix columns, baseline keys and `@check:` tags.
  * Rename only with a migration note in the README.
  */
-export type CheckArea = 'envelope' | 'params' | 'result' | 'event' | 'server-request' | 'scenario' | 'skew';
+export type CheckArea = 'envelope' | 'params' | 'result' | 'event' | 'server-request' | 'scenario' | 'skew' | 'stateful';
 
 export interface CheckDefinition {
   readonly id: string;
@@ -68,6 +68,9 @@ export const CHECKS = define([
   { id: 'scenario.hooks-reset', area: 'scenario', subject: 'scenario', title: 'reset hook', rule: 'session.reset fires session_reset with the previous context and restarts the count.' },
   { id: 'scenario.hooks-build-failure', area: 'scenario', subject: 'scenario', title: 'build failure cleanup', rule: 'A failed agent build emits error then cleanup with AgentBuildError carrying the same message.' },
   { id: 'scenario.hooks-once', area: 'scenario', subject: 'scenario', title: 'cleanup at most once', rule: 'A second close emits no second cleanup.' },
+  // Stateful runs: random call sequences judged by a model of the contract, or against the reference gateway.
+  { id: 'stateful.model', area: 'stateful', subject: 'scenario', title: 'call sequences keep the model', rule: "Every command of a random call sequence answers what the model of the session contract predicts (the model's rules, README \"Stateful runs\")." },
+  { id: 'stateful.differential', area: 'stateful', subject: 'scenario', title: 'call sequences agree with the reference', rule: 'The same random call sequence run in lockstep on the target and on a fresh reference gateway gives the same outcome class and tracked fields at every step (ids and timestamps normalised).' },
 ] as const);
 
 export type CheckId = (typeof CHECKS)[number]['id'];

@@ -42,6 +42,12 @@ export interface RunConfig {
   readonly drainLimitMs?: number;
   /** Names of environment variables whose values no answer may carry (`--secret-env`); redacted like the token. */
   readonly secretEnv?: readonly string[];
+  /** Random call sequences per stateful check (`--stateful-runs`). */
+  readonly statefulRuns: number;
+  /** At most this many calls per sequence (`--stateful-steps`). */
+  readonly statefulSteps: number;
+  /** Sequences may use the reference-only directives (`/slow`, `/request`) on an external target too. */
+  readonly statefulDirectives: boolean;
 }
 
 export type RunTarget =
@@ -59,6 +65,9 @@ export const DEFAULT_RUNS = 100;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
 /** A cell's time limit unless it declares its own (both runners: Playwright's `timeout`, the in-process runner). */
 export const CELL_TIMEOUT_MS = 120_000;
+/** Chosen so that both stateful cells stay within about 20 s on the session-lifecycle contract. */
+export const DEFAULT_STATEFUL_RUNS = 25;
+export const DEFAULT_STATEFUL_STEPS = 40;
 
 type Raw = Record<string, unknown>;
 
@@ -178,5 +187,8 @@ export function decodeRunConfig(text: string, origin: string): RunConfig {
     requestTimeoutMs: read.integer('requestTimeoutMs', 1),
     ...((raw as Raw)['secretEnv'] === undefined ? {} : { secretEnv: read.strings('secretEnv') }),
     ...optionalIntegers(read, raw as Raw, ['maxInFlight', 'ratePerSecond', 'drainLimitMs']),
+    statefulRuns: read.optionalInteger('statefulRuns', 1) ?? DEFAULT_STATEFUL_RUNS,
+    statefulSteps: read.optionalInteger('statefulSteps', 1) ?? DEFAULT_STATEFUL_STEPS,
+    statefulDirectives: (raw as Raw)['statefulDirectives'] === undefined ? false : read.boolean('statefulDirectives'),
   };
 }

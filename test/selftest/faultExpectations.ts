@@ -31,6 +31,10 @@ const STATUS = 'session.status';
 const DROP_CHECKS: CheckId[] = ['scenario.replay-clean-close', 'scenario.replay-abnormal-drop', 'scenario.replay-mid-stream'];
 const DROP_SHARED =
   'the three drop checks share one rule (events.since returns exactly the missed events, in order, once each), exercised after a clean close, an abnormal drop and a drop mid-stream; the overflow, watermark-ahead and stats checks judge only what is theirs';
+const STATEFUL = '(stateful)';
+const STATEFUL_CHECKS: CheckId[] = ['stateful.model', 'stateful.differential'];
+const STATEFUL_SHARED =
+  "the model's postcondition and the lockstep run against the reference see the same wrong answer at the same step of the same sequence (one seed drives both); no single-call check of the methods involved fails, since every answer is well-formed and schema-valid on its own";
 const OLDER_BACKEND_SHARED =
   'a gateway that rejects a key of the contract it claims breaks that contract (session.create × params.valid-accepted) and is unpredicted version skew: the remote lane, its browser page and the predicted-vs-observed probe all send the desktop create with cwd_explicit';
 
@@ -130,4 +134,13 @@ export const FAULT_CASES: readonly FaultCase[] = [
   { fault: 'hooks.reset-without-previous-context', failing: on('hooks', 'scenario.hooks-reset') },
   { fault: 'hooks.close-reports-exception', failing: on('hooks', 'scenario.hooks-normal-close') },
   { fault: 'hooks.build-failure-other-message', failing: on('hooks', 'scenario.hooks-build-failure') },
+  // Sequence-only faults: both stateful cells fail; the methods they touch run beside them and pass.
+  { fault: 'sequence.usage-reset-by-resume', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.usage', 'session.resume', 'lifecycle'], shared: STATEFUL_SHARED, replay: true },
+  { fault: 'sequence.steer-other-session', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.steer'], shared: STATEFUL_SHARED, replay: true },
+  { fault: 'sequence.branch-drops-last-turn', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.branch'], shared: STATEFUL_SHARED, replay: true },
+  { fault: 'sequence.since-foreign-after-reconnect', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.events.since', 'replay'], shared: STATEFUL_SHARED, replay: true },
+  { fault: 'sequence.list-count-stalls', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.list', 'lifecycle'], shared: STATEFUL_SHARED, replay: true },
+  // The model does not track usage totals; only the lockstep run against the reference sees them go wrong.
+  { fault: 'sequence.usage-total-is-delta', failing: on(STATEFUL, 'stateful.differential'), alsoRun: ['session.usage'], replay: true },
+  { fault: 'sequence.concurrent-prompt-lost', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['prompt.submit', 'replay'], shared: STATEFUL_SHARED, replay: true },
 ];
