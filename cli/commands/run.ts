@@ -2,9 +2,11 @@ import { type Command, Option } from 'commander';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { assertFaultNames } from '../../gateway/index.js';
+import { type AuthSettings, connectionAuthFrom, describeAuth } from '../../src/client/authSettings.js';
+import type { ConnectionAuth } from '../../src/client/connectionAuth.js';
+import { connectTarget } from '../../src/client/connectTarget.js';
 import { HttpRpcClient } from '../../src/client/httpClient.js';
 import { Redactor } from '../../src/client/redact.js';
-import { RpcClient } from '../../src/client/rpcClient.js';
 import { isHttpTarget, tokenInUrl } from '../../src/client/targetUrl.js';
 import { profileFor } from '../../src/checks/profile.js';
 import { loadContract } from '../../src/contracts/loadContract.js';
@@ -14,12 +16,15 @@ import { HarnessError } from '../../core/index.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_RUNS, type RunConfig, type Shard } from '../../src/config/runConfig.js';
 import { RUN_CONFIG_ENV, writeRunConfig } from '../../src/config/runConfigFile.js';
 import { EXIT } from '../exitCodes.js';
+import { addAuthOptions, type AuthOptions, resolveEmbeddedAuth, resolveExternalAuth } from '../lib/authOptions.js';
 import { collect, integerOption, regexOption, seedOption, shardOption } from '../lib/options.js';
 import { DEFAULT_CONTRACT, HOOKS_EXTENSION, SUITES_CONFIG } from '../lib/repoPaths.js';
 import { runPlaywright } from '../lib/runPlaywright.js';
 import { tokenFromEnv } from '../lib/tokens.js';
 
-interface RunOptions {
+interface RunOptions extends AuthOptions {
+  embeddedAuth?: 'loopback' | 'gated';
+  authChecks?: boolean;
   target?: string;
   contract?: string[];
   clientContract?: string;
@@ -42,20 +47,20 @@ interface RunOptions {
 /** Report entries a run writes; removed first so a reused folder never mixes two runs. */
 const GENERATED = ['matrix.json', 'matrix.md', 'matrix.html', 'junit.xml', 'allure-results', 'transcripts', 'replays', 'test-output', 'blob', 'run-config.json'];
 
-async function preflight(target: string, token: string | undefined, redactor: Redactor): Promise<void> {
+async function preflight(target: string, auth: ConnectionAuth, redactor: Redactor): Promise<void> {
   if (isHttpTarget(target)) {
-    const exchange = await new HttpRpcClient({ url: target, token, requestTimeoutMs: 5_000 }).call('rpc.discover', []);
+    const exchange = await new HttpRpcClient({ url: target, auth, requestTimeoutMs: 5_000 }).call('rpc.discover', []);
     if (exchange.failure && exchange.failure.code !== 'UNPARSEABLE_FRAME') {
       throw new HarnessError('GATEWAY_UNREACHABLE', `target ${redactor.redactUrl(target)} does not answer JSON-RPC over HTTP: ${exchange.failure.message}`);
     }
     return;
   }
-  const client = await RpcClient.connect({ url: target, token, readyTimeoutMs: 1_000, connectTimeoutMs: 10_000, secrets: token ? [token] : [] });
+  const client = await connectTarget({ target, auth, readyTimeoutMs: 1_000, connectTimeoutMs: 10_000 });
   await client.close();
 }
 
 export function registerRunCommand(program: Command, setExitCode: (code: number) => void): void {
-  program
+  const command = program
     .command('run')
     .description('Run the conformance suites against a target gateway (default: the embedded reference gateway).')
     .option('--target <url>', 'gateway to test: ws(s)://host:port/api/ws or http(s)://host:port/api/rpc (default: start the embedded reference gateway)')
@@ -63,6 +68,8 @@ export function registerRunCommand(program: Command, setExitCode: (code: number)
     .option('--client-contract <file>', 'contract of the clients in the field: every payload they may send must be accepted (skew gate)')
     .option('--extension <file>', 'extension document loaded beside the contract (default for Hermes: the session-hooks extension)', collect)
     .option('--token-env <var>', 'name of the environment variable holding the gateway token (never pass the token itself)')
+    .addOption(new Option('--embedded-auth <mode>', 'mode of the embedded reference gateway: loopback (default) or gated (a basic login and tickets made up for the run)').choices(['loopback', 'gated']))
+    .option('--auth-checks', 'run the (auth) row even when the target is not gated')
     .option('--seed <n>', 'fuzzing seed, a 32-bit integer (default: random, printed so the run can be reproduced)', seedOption)
     .option('--runs <n>', 'generated valid payloads per method, on top of the fixed examples (default 100)', integerOption('--runs', 1))
     .option('--grep <regex>', 'only checks whose title or tags match, e.g. "@check:params\\." or "session\\.create"', regexOption)
@@ -74,7 +81,9 @@ export function registerRunCommand(program: Command, setExitCode: (code: number)
     .option('--bindings <file>', 'identifier binding rules (default: bindings.json beside a Hermes contract; "none" to disable)')
     .option('--workers <n>', 'parallel Playwright workers (default: 2 in CI, else Playwright\'s default)', integerOption('--workers', 1))
     .option('--legacy-messages', 'embedded gateway speaks the v0.21.3 wording (no out-of-sync suffix)')
-    .option('--request-timeout <ms>', 'per-request timeout (default 5000)', integerOption('--request-timeout', 100))
+    .option('--request-timeout <ms>', 'per-request timeout (default 5000)', integerOption('--request-timeout', 100));
+  addAuthOptions(command);
+  command
     .addHelpText(
       'after',
       `
@@ -83,7 +92,8 @@ is stale; 2 usage or harness error (target unreachable, contract invalid, bad ar
 
 Examples:
   npx contract-gate run
-  GATEWAY_TOKEN=… npx contract-gate run --target wss://staging.example/api/ws --token-env GATEWAY_TOKEN
+  GATEWAY_TOKEN=… npx contract-gate run --target ws://127.0.0.1:9119/api/ws --token-env GATEWAY_TOKEN
+  HERMES_PASSWORD=… npx contract-gate run --target wss://staging.example/api/ws --auth ticket --login basic --user ci --password-env HERMES_PASSWORD
   npx contract-gate run --contract node_modules/@metamask/api-specs/dist/build/openrpc.json
   npx contract-gate run --grep "@check:params\\.unknown-key" --seed 42`,
     )
@@ -112,7 +122,15 @@ export async function runCommand(options: RunOptions): Promise<number> {
   if (options.clientContract) await loadContract(resolve(options.clientContract));
   if (options.baseline) parseBaseline(readFileSync(resolve(options.baseline), 'utf8'), options.baseline);
   if (options.bindings && options.bindings !== 'none' && !existsSync(options.bindings)) throw new HarnessError('USAGE', `--bindings ${options.bindings}: no such file`);
-  if (options.target) await preflight(options.target, token, redactor);
+  const say = (line: string): void => void process.stdout.write(`contract-gate: ${line}\n`);
+  if (options.target && options.embeddedAuth) throw new HarnessError('USAGE', '--embedded-auth sets the mode of the embedded gateway; it cannot be combined with --target');
+  let auth: AuthSettings | undefined;
+  let tokenEnv = options.tokenEnv;
+  let runEnv: Record<string, string> = {};
+  if (options.target) auth = await resolveExternalAuth(options.target, options, say);
+  else ({ settings: auth, env: runEnv, tokenEnv } = resolveEmbeddedAuth(options.embeddedAuth === 'gated', options));
+  if (auth && auth.mode !== 'token') say(`auth: ${describeAuth(auth)}`);
+  if (options.target) await preflight(options.target, connectionAuthFrom(auth ?? { mode: 'token' }, token), redactor);
 
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   const reportDir = resolve(options.reportDir);
@@ -131,7 +149,7 @@ export async function runCommand(options: RunOptions): Promise<number> {
     bindings: options.bindings === undefined ? 'auto' : options.bindings === 'none' ? 'none' : resolve(options.bindings),
     seed,
     runs: options.runs ?? DEFAULT_RUNS,
-    tokenEnv: options.tokenEnv,
+    tokenEnv,
     faults: options.fault ?? [],
     legacyMessages: options.legacyMessages === true,
     reportDir,
@@ -140,9 +158,13 @@ export async function runCommand(options: RunOptions): Promise<number> {
     shard: options.shard ? parseShard(options.shard) : undefined,
     workers: options.workers,
     requestTimeoutMs: options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    ...(auth && auth.mode !== 'token' ? { auth } : {}),
+    ...(options.embeddedAuth === 'gated' ? { embeddedAuth: 'gated' as const } : {}),
+    ...(options.authChecks ? { authChecks: true } : {}),
   };
   const configPath = writeRunConfig(config);
-  const playwrightExit = await runPlaywright(['test', '-c', SUITES_CONFIG], { [RUN_CONFIG_ENV]: configPath });
+  // Credentials made up for the embedded gateway reach the workers by environment, never by argument.
+  const playwrightExit = await runPlaywright(['test', '-c', SUITES_CONFIG], { ...runEnv, [RUN_CONFIG_ENV]: configPath });
   const exitCode = verdictOf(reportDir, playwrightExit);
   if (options.baseline) warnUnmatchedBaseline(resolve(options.baseline), reportDir);
   return exitCode;
