@@ -69,7 +69,7 @@ export interface RunningGateway {
   readonly replayEpoch: string;
   readonly dataDir: string;
   /** Gated mode's counters (tickets minted, connections opened, refusals); undefined in loopback mode. */
-  readonly auth: { readonly counters: AuthCounters; readonly ticketTtlMs: number } | undefined;
+  readonly auth: { readonly counters: AuthCounters; readonly ticketTtlMs: number; readonly issuedTickets: readonly string[] } | undefined;
   /** The transport-free core: lifecycle events, the inbound gate and outbound funnel, the fault seams, and `core.hooks`. */
   readonly core: GatewayCore;
   /** Same port and stored rows, a new replay_epoch, all sockets closed. */
@@ -132,7 +132,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
       return core.replayEpoch;
     },
     dataDir,
-    auth: auth ? { get counters() { return auth.counters; }, ticketTtlMs: auth.tickets.ttlMs } : undefined,
+    auth: auth ? { get counters() { return auth.counters; }, ticketTtlMs: auth.tickets.ttlMs, issuedTickets: auth.issued } : undefined,
     core,
     restart: async () => core.restart(),
     close: async () => {

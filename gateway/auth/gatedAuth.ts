@@ -70,6 +70,8 @@ function ticketFromProtocols(protocols: readonly string[], relax: AuthRelaxation
  */
 export class GatedAuth {
   readonly tickets: TicketStore;
+  /** Every ticket minted, in order (tests check that none of them is written anywhere). */
+  readonly issued: string[] = [];
   private readonly sessions = new Map<string, string>();
   private readonly internalCredential: string;
   private counts = { logins: 0, ticketsMinted: 0, ticketsRedeemed: 0, connectionsOpened: 0 };
@@ -113,7 +115,9 @@ export class GatedAuth {
 
   mint(user: string): { ticket: string; ttlSeconds: number } {
     this.counts.ticketsMinted++;
-    return { ticket: this.tickets.mint(user), ttlSeconds: this.tickets.ttlMs / 1000 };
+    const ticket = this.tickets.mint(user);
+    this.issued.push(ticket);
+    return { ticket, ttlSeconds: this.tickets.ttlMs / 1000 };
   }
 
   connectionOpened(): void {

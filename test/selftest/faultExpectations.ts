@@ -26,6 +26,20 @@ export const cellKey = (cell: Cell): string => `${cell.subject} × ${cell.check}
 const on = (subject: string, ...checks: CheckId[]): Cell[] => checks.map((check) => ({ subject, check }));
 
 const CONNECTION = '(connection)';
+const AUTH = '(auth)';
+const GATED = ['--embedded-auth', 'gated'];
+const AUTH_CASES: ReadonlyArray<readonly [string, CheckId]> = [
+  ['auth.missing-credential-accepted', 'auth.missing-refused'],
+  ['auth.unknown-ticket-accepted', 'auth.wrong-refused'],
+  ['auth.tickets-reusable', 'auth.reused-refused'],
+  ['auth.expired-ticket-accepted', 'auth.expired-refused'],
+  ['auth.legacy-token-accepted', 'auth.legacy-token-refused'],
+  ['auth.ticket-protocol-alone-accepted', 'auth.ticket-protocol-alone-refused'],
+  ['auth.two-ticket-protocols-accepted', 'auth.two-ticket-protocols-refused'],
+  ['auth.ticket-protocol-echoed', 'auth.selected-protocol'],
+  ['auth.foreign-origin-accepted', 'auth.foreign-origin-refused'],
+  ['auth.refused-frames-dispatched', 'auth.refused-reaches-no-session'],
+];
 const STATUS = 'session.status';
 const DROP_CHECKS: CheckId[] = ['scenario.replay-clean-close', 'scenario.replay-abnormal-drop', 'scenario.replay-mid-stream'];
 const DROP_SHARED =
@@ -119,4 +133,7 @@ export const FAULT_CASES: readonly FaultCase[] = [
   { fault: 'hooks.close-reports-exception', failing: on('hooks', 'scenario.hooks-normal-close') },
   { fault: 'hooks.build-failure-other-message', failing: on('hooks', 'scenario.hooks-build-failure') },
   { fault: 'hooks.plugin-error-reaches-client', failing: on('hooks', 'scenario.hooks-plugin-failure') },
+  // The auth boundary: the embedded gateway runs gated (a basic login and tickets made up for the run); all ten
+  // (auth) checks run, one fails; the browser lane runs beside them, as a client of the same tickets and origin rules.
+  ...AUTH_CASES.map(([fault, check]): FaultCase => ({ fault, failing: on(AUTH, check), alsoRun: ['topology'], args: GATED })),
 ];
