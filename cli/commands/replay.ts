@@ -1,11 +1,16 @@
 import type { Command } from 'commander';
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { startGateway, type RunningGateway } from '../../gateway/index.js';
-import { Redactor } from '../../src/client/redact.js';
+import { type AuthSettings, connectionAuthFrom, describeAuth } from '../../src/client/authSettings.js';
+import { type ConnectionAuth, ticketAuth } from '../../src/client/connectionAuth.js';
+import { connectTarget } from '../../src/client/connectTarget.js';
 import { RpcClient } from '../../src/client/rpcClient.js';
+import { DashboardLogin } from '../../src/client/dashboardLogin.js';
+import { Redactor } from '../../src/client/redact.js';
 import { tokenInUrl } from '../../src/client/targetUrl.js';
 import { loadContract } from '../../src/contracts/loadContract.js';
-import { readReplayFile } from '../../src/replay/replayFile.js';
+import { readReplayFile, type ReplayFile } from '../../src/replay/replayFile.js';
 import { isFramesReplay, parseFramesReplay } from '../../src/replay/framesReplay.js';
 import { acceptsConnections } from '../../fixtures/targetHealth.js';
 import { readFileSync } from 'node:fs';
@@ -14,6 +19,7 @@ import { readStatefulReplayFile, replayKindOf, STATEFUL_REPLAY_KIND } from '../.
 import { runStatefulReplay } from '../../src/replay/statefulReplayRunner.js';
 import { HarnessError } from '../../core/index.js';
 import { EXIT } from '../exitCodes.js';
+import { addAuthOptions, type AuthOptions, EMBEDDED_USER, resolveExternalAuth } from '../lib/authOptions.js';
 import { integerOption } from '../lib/options.js';
 import { tokenFromEnv } from '../lib/tokens.js';
 
@@ -25,21 +31,25 @@ function readJson(path: string): unknown {
   }
 }
 
-interface ReplayOptions {
+interface ReplayOptions extends AuthOptions {
   target?: string;
-  tokenEnv?: string;
   timeout: number;
 }
 
 export function registerReplayCommand(program: Command, setExitCode: (code: number) => void): void {
-  program
+  const command = program
     .command('replay')
     .argument('<file>', 'replay file from a report folder (replays/<method>--<check>.json)')
     .description('Re-send a recorded failing exchange and judge it again: exit 1 when the failure reproduces, 0 when it does not.')
     .option('--target <url>', 'gateway to send it to (default: the recorded target; an embedded run starts the reference gateway again with the recorded contracts and faults)')
     .option('--token-env <var>', 'name of the environment variable holding the gateway token')
-    .option('--timeout <ms>', 'per-request timeout', integerOption('--timeout', 100), 5_000)
-    .addHelpText('after', '\nLive ids (session ids, stored keys, paths) are created again on the target from the recorded binding rules, so the replay works on a fresh gateway.')
+    .option('--timeout <ms>', 'per-request timeout', integerOption('--timeout', 100), 5_000);
+  addAuthOptions(command)
+    .addHelpText(
+      'after',
+      '\nLive ids (session ids, stored keys, paths) are created again on the target from the recorded binding rules, so the replay works on a fresh gateway.\n' +
+        'A gated target gets a fresh ticket: from the auth options given here, else from the recorded ones (their variables must be set).',
+    )
     .action(async (file: string, options: ReplayOptions) => {
       setExitCode(await replayCommand(file, options));
     });
@@ -72,6 +82,29 @@ async function framesReplayCommand(path: string, data: unknown, options: ReplayO
   return EXIT.FAILED;
 }
 
+/** A recorded embedded gated run replays against a new gated gateway, with a login made up for it. */
+async function embeddedGateway(file: ReplayFile, token: string | undefined, options: ReplayOptions): Promise<{ gateway: RunningGateway; auth: ConnectionAuth | undefined }> {
+  const gated = file.gateway?.gated === true;
+  const password = randomBytes(18).toString('base64url');
+  const gateway = await startGateway({
+    contractPaths: file.gateway?.contracts ?? file.contracts,
+    legacyMessages: file.gateway?.legacyMessages ?? false,
+    ...(token ? { token } : {}),
+    faults: file.gateway?.faults ?? [],
+    ...(gated ? { auth: { basicUser: EMBEDDED_USER, basicPassword: password } } : {}),
+  });
+  if (!gated) return { gateway, auth: undefined };
+  const via = options.ticketVia ?? (file.auth?.mode === 'ticket' ? file.auth.via : 'query');
+  return { gateway, auth: ticketAuth(new DashboardLogin({ kind: 'basic', user: EMBEDDED_USER, password }), via) };
+}
+
+/** Explicit options first, then what the run recorded, then discovery (the legacy token fails fast on a gated target). */
+async function externalAuth(url: string, file: ReplayFile, options: ReplayOptions): Promise<AuthSettings> {
+  const explicit = options.auth !== undefined || options.login !== undefined || options.cookieEnv !== undefined || options.ticketCommand !== undefined || options.credentialEnv !== undefined;
+  if (!explicit && file.auth && file.auth.mode !== 'token') return file.auth;
+  return resolveExternalAuth(url, options, () => undefined);
+}
+
 export async function replayCommand(path: string, options: ReplayOptions): Promise<number> {
   if (replayKindOf(resolve(path)) === STATEFUL_REPLAY_KIND) return statefulReplayCommand(path, options);
   const raw = readJson(resolve(path));
@@ -80,19 +113,25 @@ export async function replayCommand(path: string, options: ReplayOptions): Promi
   const contract = await loadContract(file.contracts[0] ?? '');
   const token = tokenFromEnv(options.tokenEnv);
   let gateway: RunningGateway | undefined;
+  let auth: ConnectionAuth | undefined;
   let url = options.target;
   if (!url) {
     if (!file.embedded) {
       if (file.target.includes('***')) throw new HarnessError('USAGE', `the recorded target ${file.target} had a token; pass --target with the URL and --token-env`);
       url = file.target;
     } else {
-      gateway = await startGateway({ contractPaths: file.gateway?.contracts ?? file.contracts, legacyMessages: file.gateway?.legacyMessages ?? false, ...(token ? { token } : {}), faults: file.gateway?.faults ?? [] });
+      ({ gateway, auth } = await embeddedGateway(file, token, options));
       url = gateway.url;
     }
   }
+  if (!auth) {
+    const settings = await externalAuth(url, file, options);
+    if (settings.mode !== 'token') process.stdout.write(`contract-gate replay: auth: ${describeAuth(settings)}\n`);
+    auth = connectionAuthFrom(settings, token);
+  }
   const redactor = new Redactor([token, tokenInUrl(url)]);
   process.stdout.write(`contract-gate replay: ${file.method} × ${file.check} (seed ${file.seed}) against ${gateway ? 'a new embedded reference gateway' : redactor.redactUrl(url)}\n`);
-  const client = await RpcClient.connect({ url, token, readyTimeoutMs: file.profile === 'hermes' ? 2_000 : 0, requestTimeoutMs: options.timeout });
+  const client = await connectTarget({ target: url, auth, readyTimeoutMs: file.profile === 'hermes' ? 2_000 : 0, requestTimeoutMs: options.timeout });
   try {
     const outcome = await runReplay(file, contract, client, options.timeout);
     for (const exchange of outcome.exchanges) {

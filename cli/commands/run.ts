@@ -1,10 +1,12 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { assertFaultNames } from '../../gateway/index.js';
+import { type AuthSettings, connectionAuthFrom, describeAuth } from '../../src/client/authSettings.js';
+import type { ConnectionAuth } from '../../src/client/connectionAuth.js';
+import { connectTarget } from '../../src/client/connectTarget.js';
 import { HttpRpcClient } from '../../src/client/httpClient.js';
 import { Redactor } from '../../src/client/redact.js';
-import { RpcClient } from '../../src/client/rpcClient.js';
 import { isHttpTarget, tokenInUrl } from '../../src/client/targetUrl.js';
 import { profileFor } from '../../src/checks/profile.js';
 import { loadContract } from '../../src/contracts/loadContract.js';
@@ -14,12 +16,15 @@ import { HarnessError } from '../../core/index.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_RUNS, DEFAULT_STATEFUL_RUNS, DEFAULT_STATEFUL_STEPS, type RunConfig, type Shard } from '../../src/config/runConfig.js';
 import { RUN_CONFIG_ENV, writeRunConfig } from '../../src/config/runConfigFile.js';
 import { EXIT } from '../exitCodes.js';
+import { addAuthOptions, type AuthOptions, resolveEmbeddedAuth, resolveExternalAuth } from '../lib/authOptions.js';
 import { collect, integerOption, regexOption, seedOption, shardOption } from '../lib/options.js';
 import { DEFAULT_CONTRACT, HOOKS_EXTENSION, SUITES_CONFIG } from '../lib/repoPaths.js';
 import { runPlaywright } from '../lib/runPlaywright.js';
 import { tokenFromEnv } from '../lib/tokens.js';
 
-export interface RunOptions {
+export interface RunOptions extends AuthOptions {
+  embeddedAuth?: 'loopback' | 'gated';
+  authChecks?: boolean;
   target?: string;
   contract?: string[];
   clientContract?: string;
@@ -49,27 +54,29 @@ export interface RunOptions {
 /** Report entries a run writes; removed first so a reused folder never mixes two runs. */
 const GENERATED = ['matrix.json', 'matrix.md', 'matrix.html', 'junit.xml', 'allure-results', 'transcripts', 'replays', 'test-output', 'blob', 'run-config.json'];
 
-async function preflight(target: string, token: string | undefined, redactor: Redactor): Promise<void> {
+async function preflight(target: string, auth: ConnectionAuth, redactor: Redactor): Promise<void> {
   if (isHttpTarget(target)) {
-    const exchange = await new HttpRpcClient({ url: target, token, requestTimeoutMs: 5_000 }).call('rpc.discover', []);
+    const exchange = await new HttpRpcClient({ url: target, auth, requestTimeoutMs: 5_000 }).call('rpc.discover', []);
     if (exchange.failure && exchange.failure.code !== 'UNPARSEABLE_FRAME') {
       throw new HarnessError('GATEWAY_UNREACHABLE', `target ${redactor.redactUrl(target)} does not answer JSON-RPC over HTTP: ${exchange.failure.message}`);
     }
     return;
   }
-  const client = await RpcClient.connect({ url: target, token, readyTimeoutMs: 1_000, connectTimeoutMs: 10_000, secrets: token ? [token] : [] });
+  const client = await connectTarget({ target, auth, readyTimeoutMs: 1_000, connectTimeoutMs: 10_000 });
   await client.close();
 }
 
 /** The options of `run`, on a command of that name (the CLI's, or a parser of run arguments). */
 function defineRunOptions(command: Command): Command {
-  return command
+  command
     .description('Run the conformance suites against a target gateway (default: the embedded reference gateway).')
     .option('--target <url>', "gateway to test: ws(s)://host:port/api/ws, http(s)://host:port/api/rpc, or stdio:'<command>' (newline-delimited JSON-RPC on a spawned command's stdin/stdout, one process per connection) (default: start the embedded reference gateway)")
     .option('--contract <file>', 'OpenRPC document of the target (repeatable; default: the full Hermes gateway contract, contracts/hermes/gateway.openrpc.json)', collect)
     .option('--client-contract <file>', 'contract of the clients in the field: every payload they may send must be accepted (skew gate)')
     .option('--extension <file>', 'extension document loaded beside the contract (default for Hermes: the session-hooks extension)', collect)
     .option('--token-env <var>', 'name of the environment variable holding the gateway token (never pass the token itself)')
+    .addOption(new Option('--embedded-auth <mode>', 'mode of the embedded reference gateway: loopback (default) or gated (a basic login and tickets made up for the run)').choices(['loopback', 'gated']))
+    .option('--auth-checks', 'run the (auth) row even when the target is not gated')
     .option('--seed <n>', 'fuzzing seed, a 32-bit integer (default: random, printed so the run can be reproduced)', seedOption)
     .option('--runs <n>', 'generated valid payloads per method, on top of the fixed examples (default 100)', integerOption('--runs', 1))
     .option('--grep <regex>', 'only checks whose title or tags match, e.g. "@check:params\\." or "session\\.create"', regexOption)
@@ -89,6 +96,8 @@ function defineRunOptions(command: Command): Command {
     .option('--stateful-runs <n>', `random call sequences per stateful check (default ${DEFAULT_STATEFUL_RUNS}); --grep @check:stateful runs them alone`, integerOption('--stateful-runs', 1))
     .option('--stateful-steps <n>', `at most this many calls per sequence (default ${DEFAULT_STATEFUL_STEPS})`, integerOption('--stateful-steps', 1))
     .option('--stateful-directives', 'let sequences use the reference-only directives (/slow, /request) on an external target too (always on for the embedded gateway)');
+  addAuthOptions(command);
+  return command;
 }
 
 /** The options `contract-gate run <args>` would act on, parsed exactly as the CLI parses them. */
@@ -108,7 +117,8 @@ is stale; 2 usage or harness error (target unreachable, contract invalid, bad ar
 
 Examples:
   npx contract-gate run
-  GATEWAY_TOKEN=… npx contract-gate run --target wss://staging.example/api/ws --token-env GATEWAY_TOKEN
+  GATEWAY_TOKEN=… npx contract-gate run --target ws://127.0.0.1:9119/api/ws --token-env GATEWAY_TOKEN
+  HERMES_PASSWORD=… npx contract-gate run --target wss://staging.example/api/ws --auth ticket --login basic --user ci --password-env HERMES_PASSWORD
   npx contract-gate run --contract node_modules/@metamask/api-specs/dist/build/openrpc.json
   npx contract-gate run --grep "@check:params\\.unknown-key" --seed 42`,
     )
@@ -142,7 +152,17 @@ export async function runConfigFor(options: RunOptions): Promise<RunConfig> {
   if (options.clientContract) await loadContract(resolve(options.clientContract));
   if (options.baseline) parseBaseline(readFileSync(resolve(options.baseline), 'utf8'), options.baseline);
   if (options.bindings && options.bindings !== 'none' && !existsSync(options.bindings)) throw new HarnessError('USAGE', `--bindings ${options.bindings}: no such file`);
-  if (options.target) await preflight(options.target, token, redactor);
+  const say = (line: string): void => void process.stdout.write(`contract-gate: ${line}\n`);
+  if (options.target && options.embeddedAuth) throw new HarnessError('USAGE', '--embedded-auth sets the mode of the embedded gateway; it cannot be combined with --target');
+  let auth: AuthSettings | undefined;
+  let tokenEnv = options.tokenEnv;
+  let runEnv: Record<string, string> = {};
+  if (options.target) auth = await resolveExternalAuth(options.target, options, say);
+  else ({ settings: auth, env: runEnv, tokenEnv } = resolveEmbeddedAuth(options.embeddedAuth === 'gated', options));
+  if (auth && auth.mode !== 'token') say(`auth: ${describeAuth(auth)}`);
+  if (options.target) await preflight(options.target, connectionAuthFrom(auth ?? { mode: 'token' }, token), redactor);
+  // Credentials made up for the embedded gateway reach the workers (and an in-process run) by environment, never by argument.
+  Object.assign(process.env, runEnv);
 
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   const reportDir = resolve(options.reportDir);
@@ -158,7 +178,7 @@ export async function runConfigFor(options: RunOptions): Promise<RunConfig> {
     bindings: options.bindings === undefined ? 'auto' : options.bindings === 'none' ? 'none' : resolve(options.bindings),
     seed,
     runs: options.runs ?? DEFAULT_RUNS,
-    tokenEnv: options.tokenEnv,
+    tokenEnv,
     faults: options.fault ?? [],
     legacyMessages: options.legacyMessages === true,
     reportDir,
@@ -174,6 +194,9 @@ export async function runConfigFor(options: RunOptions): Promise<RunConfig> {
     statefulRuns: options.statefulRuns ?? DEFAULT_STATEFUL_RUNS,
     statefulSteps: options.statefulSteps ?? DEFAULT_STATEFUL_STEPS,
     statefulDirectives: options.statefulDirectives === true,
+    ...(auth && auth.mode !== 'token' ? { auth } : {}),
+    ...(options.embeddedAuth === 'gated' ? { embeddedAuth: 'gated' as const } : {}),
+    ...(options.authChecks ? { authChecks: true } : {}),
   };
   return config;
 }

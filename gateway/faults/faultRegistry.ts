@@ -1,3 +1,4 @@
+import { AUTH_FAULTS } from './authFaults.js';
 import { ENVELOPE_FAULTS } from './envelopeFaults.js';
 import { EVENT_FAULTS } from './eventFaults.js';
 import type { FaultSeams, GatewayFault } from './faultTypes.js';
@@ -20,6 +21,7 @@ export const GATEWAY_FAULTS: readonly GatewayFault[] = [
   ...HOOKS_FAULTS,
   ...SERVER_REQUEST_FAULTS,
   ...SEQUENCE_FAULTS,
+  ...AUTH_FAULTS,
 ];
 
 const BY_NAME = new Map(GATEWAY_FAULTS.map((fault) => [fault.name, fault]));

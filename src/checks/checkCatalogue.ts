@@ -2,7 +2,7 @@
  * The check catalogue. Check ids are public API: they are matrix columns, baseline keys and `@check:` tags.
  * Rename only with a migration note in the README.
  */
-export type CheckArea = 'envelope' | 'params' | 'result' | 'event' | 'server-request' | 'scenario' | 'skew' | 'stateful';
+export type CheckArea = 'envelope' | 'params' | 'result' | 'event' | 'server-request' | 'scenario' | 'skew' | 'stateful' | 'auth';
 
 export interface CheckDefinition {
   readonly id: string;
@@ -62,6 +62,17 @@ export const CHECKS = define([
   { id: 'server-request.answer-accepted', area: 'server-request', subject: 'server-request', title: 'a valid answer lets the turn finish', rule: 'A schema-valid answer lets the turn that asked finish without an error event.' },
   { id: 'server-request.cancel', area: 'server-request', subject: 'server-request', title: 'an unanswered request is withdrawn once', rule: 'An unanswered server request gets exactly one request.cancel with the same id and method when its session closes.' },
   { id: 'server-request.open-on-resume', area: 'server-request', subject: 'server-request', title: 'open requests survive a drop', rule: 'After a dropped connection, session.resume lists the unanswered request in open_requests, and answering it on the new connection lets the turn finish.' },
+  // The auth boundary of a gated dashboard (row `(auth)`): refused means closed (4401/4403) or refused at the handshake, with no frame answered.
+  { id: 'auth.missing-refused', area: 'auth', subject: 'connection', title: 'no credential refused', rule: 'An upgrade without any credential is refused before any JSON-RPC frame is answered.' },
+  { id: 'auth.wrong-refused', area: 'auth', subject: 'connection', title: 'unknown ticket refused', rule: 'A ticket the dashboard never minted is refused (4401) before any frame is answered.' },
+  { id: 'auth.reused-refused', area: 'auth', subject: 'connection', title: 'used ticket refused', rule: 'A ticket that already opened a connection is refused the second time: tickets are single-use.' },
+  { id: 'auth.expired-refused', area: 'auth', subject: 'connection', title: 'expired ticket refused', rule: 'A ticket presented after its ttl_seconds is refused (n/a when the TTL cannot be waited out within the budget).' },
+  { id: 'auth.legacy-token-refused', area: 'auth', subject: 'connection', title: 'legacy token refused', rule: 'In gated mode the legacy ?token= is refused, even the right one.' },
+  { id: 'auth.ticket-protocol-alone-refused', area: 'auth', subject: 'connection', title: 'ticket protocol without hermes-gateway-v1 refused', rule: 'A hermes-gateway-ticket.<t> subprotocol offered without hermes-gateway-v1 is refused.' },
+  { id: 'auth.two-ticket-protocols-refused', area: 'auth', subject: 'connection', title: 'two ticket protocols refused', rule: 'An offer with two ticket-bearing subprotocols is refused, whichever ticket is good.' },
+  { id: 'auth.selected-protocol', area: 'auth', subject: 'connection', title: 'selected subprotocol is hermes-gateway-v1', rule: 'A ticket presented as subprotocols is accepted and the server selects exactly hermes-gateway-v1, never the ticket-bearing protocol.' },
+  { id: 'auth.foreign-origin-refused', area: 'auth', subject: 'connection', title: 'foreign Origin refused', rule: 'An upgrade with a fresh ticket but an Origin that is not the bound host is refused (4403).' },
+  { id: 'auth.refused-reaches-no-session', area: 'auth', subject: 'connection', title: 'nothing of a refused connection reaches a session', rule: 'A session.create sent on refused connections creates nothing: session.list and session.active_list on a valid connection show no such session.' },
   // Scenarios: session hooks (extension).
   { id: 'scenario.hooks-cleanup-exception', area: 'scenario', subject: 'scenario', title: 'cleanup carries the exception', rule: 'An abnormal disconnect with close_on_disconnect gives one cleanup with ConnectionClosed and the committed count.' },
   { id: 'scenario.hooks-normal-close', area: 'scenario', subject: 'scenario', title: 'normal close cleanup', rule: 'session.close gives one cleanup with exception null and the count kept.' },

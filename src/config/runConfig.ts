@@ -1,4 +1,6 @@
 import { HarnessError } from '../../core/index.js';
+import type { AuthSettings } from '../client/authSettings.js';
+import { decodeAuthSettings } from './authSettingsCodec.js';
 
 /**
  * Everything one run of the conformance suites needs, decided once by the CLI and written as a file into the
@@ -48,6 +50,12 @@ export interface RunConfig {
   readonly statefulSteps: number;
   /** Sequences may use the reference-only directives (`/slow`, `/request`) on an external target too. */
   readonly statefulDirectives: boolean;
+  /** How every connection authenticates (`--auth`); absent: the legacy token of `tokenEnv` (loopback mode). */
+  readonly auth?: AuthSettings;
+  /** The embedded reference gateway runs in gated mode (`--embedded-auth gated`); absent: loopback. */
+  readonly embeddedAuth?: 'gated';
+  /** The `(auth)` row runs even when the target is not gated (`--auth-checks`). */
+  readonly authChecks?: boolean;
 }
 
 export type RunTarget =
@@ -140,6 +148,19 @@ function optionalIntegers(read: Reader, raw: Raw, fields: ReadonlyArray<'maxInFl
   return out;
 }
 
+function authFields(raw: Raw, read: Reader, origin: string): Pick<RunConfig, 'auth' | 'embeddedAuth' | 'authChecks'> {
+  const auth = decodeAuthSettings(raw['auth'], origin);
+  const embeddedAuth = raw['embeddedAuth'];
+  if (embeddedAuth !== undefined && embeddedAuth !== 'gated') read.fail('embeddedAuth', '"gated" or absent');
+  const authChecks = raw['authChecks'] === undefined ? undefined : read.boolean('authChecks');
+  return { ...(auth ? { auth } : {}), ...(embeddedAuth ? { embeddedAuth } : {}), ...(authChecks !== undefined ? { authChecks } : {}) };
+}
+
+/** Whether the run's target is gated: the harness authenticates with tickets or the internal credential. */
+export function targetIsGated(config: RunConfig): boolean {
+  return config.auth !== undefined && config.auth.mode !== 'token';
+}
+
 /** The configuration as text (the file the CLI writes). */
 export function encodeRunConfig(config: RunConfig): string {
   return `${JSON.stringify(config, null, 2)}\n`;
@@ -190,5 +211,6 @@ export function decodeRunConfig(text: string, origin: string): RunConfig {
     statefulRuns: read.optionalInteger('statefulRuns', 1) ?? DEFAULT_STATEFUL_RUNS,
     statefulSteps: read.optionalInteger('statefulSteps', 1) ?? DEFAULT_STATEFUL_STEPS,
     statefulDirectives: (raw as Raw)['statefulDirectives'] === undefined ? false : read.boolean('statefulDirectives'),
+    ...authFields(raw as Raw, read, origin),
   };
 }

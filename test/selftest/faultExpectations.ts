@@ -27,6 +27,20 @@ const on = (subject: string, ...checks: CheckId[]): Cell[] => checks.map((check)
 
 const CONNECTION = '(connection)';
 const FULL_DOCUMENT = ['--contract', 'contracts/hermes/gateway.openrpc.json'];
+const AUTH = '(auth)';
+const GATED = ['--embedded-auth', 'gated'];
+const AUTH_CASES: ReadonlyArray<readonly [string, CheckId]> = [
+  ['auth.missing-credential-accepted', 'auth.missing-refused'],
+  ['auth.unknown-ticket-accepted', 'auth.wrong-refused'],
+  ['auth.tickets-reusable', 'auth.reused-refused'],
+  ['auth.expired-ticket-accepted', 'auth.expired-refused'],
+  ['auth.legacy-token-accepted', 'auth.legacy-token-refused'],
+  ['auth.ticket-protocol-alone-accepted', 'auth.ticket-protocol-alone-refused'],
+  ['auth.two-ticket-protocols-accepted', 'auth.two-ticket-protocols-refused'],
+  ['auth.ticket-protocol-echoed', 'auth.selected-protocol'],
+  ['auth.foreign-origin-accepted', 'auth.foreign-origin-refused'],
+  ['auth.refused-frames-dispatched', 'auth.refused-reaches-no-session'],
+];
 const STATUS = 'session.status';
 const DROP_CHECKS: CheckId[] = ['scenario.replay-clean-close', 'scenario.replay-abnormal-drop', 'scenario.replay-mid-stream'];
 const DROP_SHARED =
@@ -143,4 +157,7 @@ export const FAULT_CASES: readonly FaultCase[] = [
   // The model does not track usage totals; only the lockstep run against the reference sees them go wrong.
   { fault: 'sequence.usage-total-is-delta', failing: on(STATEFUL, 'stateful.differential'), alsoRun: ['session.usage'], replay: true },
   { fault: 'sequence.concurrent-prompt-lost', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['prompt.submit', 'replay'], shared: STATEFUL_SHARED, replay: true },
+  // The auth boundary: the embedded gateway runs gated (a basic login and tickets made up for the run); all ten
+  // (auth) checks run, one fails; the browser lane runs beside them, as a client of the same tickets and origin rules.
+  ...AUTH_CASES.map(([fault, check]): FaultCase => ({ fault, failing: on(AUTH, check), alsoRun: ['topology'], args: GATED })),
 ];
