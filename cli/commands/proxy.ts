@@ -106,6 +106,15 @@ async function assertReachable(upstream: URL, shown: string): Promise<void> {
   });
 }
 
+/**
+ * One connection ending abnormally is not the gateway going away: the proxy stops only when, a moment later, the
+ * upstream no longer accepts TCP connections.
+ */
+async function stopIfGone(upstream: URL, shown: string, why: string, stop: (reason: string) => void): Promise<void> {
+  await new Promise((resolveWait) => setTimeout(resolveWait, 300));
+  await assertReachable(upstream, shown).catch((error: unknown) => stop(`the upstream went away (${why}; ${(error as Error).message})`));
+}
+
 export async function proxyCommand(options: ProxyCommandOptions): Promise<number> {
   let upstream: URL;
   try {
@@ -137,7 +146,7 @@ export async function proxyCommand(options: ProxyCommandOptions): Promise<number
     maxPayload: options.maxFrame,
     bindings,
     live: (line) => process.stdout.write(`${line}\n`),
-    ...(options.keepRunning ? {} : { upstreamGone: (why: string) => stopWith(`the upstream went away: ${why}`) }),
+    ...(options.keepRunning ? {} : { upstreamGone: (why: string) => void stopIfGone(upstream, shown, why, stopWith) }),
   }).catch((error: unknown) => {
     throw new HarnessError('USAGE', `cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`, { cause: error });
   });

@@ -146,7 +146,9 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     socket.once('close', () => {
       if (!client) upstream.terminate();
     });
+    let answeredByUpstream = false;
     upstream.on('unexpected-response', (_req, response) => {
+      answeredByUpstream = true;
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => {
@@ -157,7 +159,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     });
     upstream.on('error', (error) => {
       pending.delete(upstream);
-      if (client) return;
+      if (client || answeredByUpstream) return;
       answerHttp(socket, 502, 'Bad Gateway', { 'content-type': 'text/plain; charset=utf-8' }, Buffer.from(`contract-gate proxy: upstream unreachable: ${error.message}\n`));
       safely(() => options.tap.refused(conn, `upstream unreachable: ${error.message}`, true));
     });
