@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerMergeCommand } from './merge.js';
+import { registerProxyCommand } from './proxy.js';
 import { registerReplayCommand } from './replay.js';
 import { registerReportCommand } from './report.js';
 import { registerRunCommand } from './run.js';
@@ -14,4 +15,5 @@ export function registerCommands(program: Command, setExitCode: (code: number) =
   registerReportCommand(program, setExitCode);
   registerMergeCommand(program, setExitCode);
   registerSkewCommand(program, setExitCode);
+  registerProxyCommand(program, setExitCode);
 }

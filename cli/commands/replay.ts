@@ -10,6 +10,8 @@ import { DashboardLogin } from '../../src/client/dashboardLogin.js';
 import { Redactor } from '../../src/client/redact.js';
 import { tokenInUrl } from '../../src/client/targetUrl.js';
 import { loadContract } from '../../src/contracts/loadContract.js';
+import { isFrameReplay, runFrameReplay, type FrameReplayFile } from '../../src/proxy/index.js';
+import type { Contract } from '../../src/contracts/index.js';
 import { readReplayFile, type ReplayFile } from '../../src/replay/replayFile.js';
 import { isFramesReplay, parseFramesReplay } from '../../src/replay/framesReplay.js';
 import { acceptsConnections } from '../../fixtures/targetHealth.js';
@@ -131,6 +133,13 @@ export async function replayCommand(path: string, options: ReplayOptions): Promi
   }
   const redactor = new Redactor([token, tokenInUrl(url)]);
   process.stdout.write(`contract-gate replay: ${file.method} × ${file.check} (seed ${file.seed}) against ${gateway ? 'a new embedded reference gateway' : redactor.redactUrl(url)}\n`);
+  if (isFrameReplay(file)) {
+    try {
+      return await frameReplayCommand(file, contract, url, token, options.timeout, redactor);
+    } finally {
+      await gateway?.close();
+    }
+  }
   const client = await connectTarget({ target: url, auth, readyTimeoutMs: file.profile === 'hermes' ? 2_000 : 0, requestTimeoutMs: options.timeout });
   try {
     const outcome = await runReplay(file, contract, client, options.timeout);
@@ -190,4 +199,18 @@ async function statefulReplayCommand(path: string, options: ReplayOptions): Prom
   } finally {
     for (const gateway of started) await gateway.close();
   }
+}
+
+/** A replay written by `contract-gate proxy` for an event or server-request finding: the client's frames of one connection, re-sent in order. */
+async function frameReplayCommand(file: FrameReplayFile, contract: Contract, url: string, token: string | undefined, timeoutMs: number, redactor: Redactor): Promise<number> {
+  const target = new URL(url);
+  if (token) target.searchParams.set('token', token);
+  const outcome = await runFrameReplay(file, contract, target.href, timeoutMs);
+  for (const line of outcome.lines) process.stdout.write(`${redactor.redact(line).slice(0, 2_000)}\n`);
+  if (outcome.reproduced) {
+    process.stdout.write(`REPRODUCED: ${outcome.violations.map((v) => redactor.redact(v.message)).join('\n  ')}\n`);
+    return EXIT.FAILED;
+  }
+  process.stdout.write(`NOT REPRODUCED: ${file.expect.subject} × ${file.check} holds for these frames now (recorded: ${redactor.redact(file.violation)})\n`);
+  return EXIT.OK;
 }

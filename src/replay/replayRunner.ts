@@ -3,7 +3,8 @@ import { ENVELOPE_CHECKS, type EnvelopeCheckId } from '../checks/envelopeChecks.
 import { checkInvalidNotAccepted, checkUnknownKeyRejected, checkUnknownKeyTolerated, checkValidAccepted } from '../checks/paramsChecks.js';
 import { profileFor } from '../checks/profile.js';
 import { checkResultSchema } from '../checks/resultChecks.js';
-import type { Violation } from '../checks/violation.js';
+import { classifyExchange, describeExchange } from '../checks/outcomeClass.js';
+import { violation, type Violation } from '../checks/violation.js';
 import { type Exchange, HarnessError, isJsonObject, type JsonObject, type JsonValue } from '../../core/index.js';
 import type { Contract } from '../contracts/contractModel.js';
 import { SchemaValidators } from '../contracts/schemaValidators.js';
@@ -66,6 +67,13 @@ export async function runReplay(file: ReplayFile, contract: Contract, caller: Rp
     case 'result.schema': {
       if (!method?.resultSchema) throw new HarnessError('REPLAY_FILE_INVALID', `${file.method} has no result schema in ${contract.origin}`);
       violations = checkResultSchema(exchange, new SchemaValidators(contract).checker(method.resultSchema));
+      break;
+    }
+    case 'skew.client-contract': {
+      // A payload a client in the field sent: the target must not refuse it as a contract break.
+      const kind = classifyExchange(exchange, profile);
+      const refused = kind === 'contract-rejection' || kind === 'unknown-method';
+      violations = refused ? [violation('skew.client-contract', `${file.method}${file.probe ? `.${file.probe.dottedPath}` : ''}: the target refuses what the client sent: ${describeExchange(exchange)}`, exchange.id)] : [];
       break;
     }
     default:

@@ -1,0 +1,10 @@
+export { FindingLedger, findingKey, type FindingRecord, type FrameFinding, type FrameKind, type FrameSide, type ObservedRequest } from './findings.js';
+export { isFrameReplay, replayFileFor, type FrameReplayFile } from './findingReplay.js';
+export { CONNECTION_SUBJECT, FrameStreamJudge, SESSION_EVENTS_SUBJECT, type FrameJudgeOptions, type JudgedCell, type SkewObservation } from './frameJudge.js';
+export { runFrameReplay, type FrameReplayOutcome } from './frameReplay.js';
+export { writeProxyReport, type ProxyReport } from './proxyReport.js';
+export { ProxyWatch, type ProxyWatchOptions } from './proxyWatch.js';
+export { startRelay, upstreamUrlFor, type RelayOptions, type RelayTap, type RunningRelay } from './relay.js';
+export { requestShape, type RequestShape } from './requestShape.js';
+export { skewSummary } from './skewSummary.js';
+export { startProxy, type ProxyOptions, type RunningProxy } from './startProxy.js';

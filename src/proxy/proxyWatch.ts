@@ -1,0 +1,129 @@
+import { clipText } from '../client/clipText.js';
+import { Redactor } from '../client/redact.js';
+import { Transcript } from '../client/transcript.js';
+import type { ContractProfile } from '../checks/profile.js';
+import type { Contract } from '../contracts/contractModel.js';
+import { FindingLedger, type FrameFinding, type FrameSide } from './findings.js';
+import { FrameStreamJudge } from './frameJudge.js';
+import type { ConnectionInfo, RelayTap } from './relay.js';
+
+export interface ProxyWatchOptions {
+  server: Contract;
+  client?: Contract;
+  profile: ContractProfile;
+  /** Receives one line per new finding, and one per refused or unreachable upgrade. */
+  live?: (line: string) => void;
+  /** The upstream went away (an upstream close 1001/1006/1012, or unreachable): the CLI stops then. */
+  upstreamGone?: (why: string) => void;
+  now?: () => number;
+  /** Frames longer than this are relayed, not judged (default 8 MiB). */
+  maxJudgedChars?: number;
+  /** Secrets known before any connection (e.g. a token the CLI was given). */
+  secrets?: string[];
+}
+
+/** A frame the client sent, kept for the replay files of its connection. */
+export interface ClientFrame {
+  text: string;
+  at: number;
+}
+
+export interface ConnectionRecord {
+  conn: string;
+  transcript: Transcript;
+  clientFrames: ClientFrame[];
+  openedAt: number;
+  closed?: { by: FrameSide; code: number; at: number };
+}
+
+const MAX_CLIENT_FRAMES = 5_000;
+const EXCERPT_CHARS = 160;
+/** Upstream close codes that mean the gateway itself is going away, not that it ended one connection. */
+const UPSTREAM_GONE_CODES = new Set([1001, 1006, 1012]);
+
+const clock = (at: number): string => new Date(at).toISOString().slice(11, 23);
+
+/**
+ * Everything the proxy keeps about what it watched: the judge's verdicts folded into findings, live lines, and the
+ * transcripts and client frames of the connections that had findings (those without are forgotten on close).
+ */
+export class ProxyWatch implements RelayTap {
+  readonly judge: FrameStreamJudge;
+  readonly ledger = new FindingLedger();
+  readonly redactor: Redactor;
+  readonly connections = new Map<string, ConnectionRecord>();
+  readonly refusals: string[] = [];
+  connectionsOpened = 0;
+  framesRelayed = 0;
+  binaryFrames = 0;
+  private readonly withFindings = new Set<string>();
+  private readonly now: () => number;
+
+  constructor(readonly options: ProxyWatchOptions) {
+    this.judge = new FrameStreamJudge({ server: options.server, profile: options.profile, ...(options.client ? { client: options.client } : {}), ...(options.maxJudgedChars ? { maxJudgedChars: options.maxJudgedChars } : {}) });
+    this.redactor = new Redactor(options.secrets ?? []);
+    this.now = options.now ?? Date.now;
+  }
+
+  get findingCount(): number {
+    return this.ledger.size;
+  }
+
+  opened(conn: string, info: ConnectionInfo): void {
+    this.redactor.add(info.secrets);
+    this.connectionsOpened++;
+    const transcript = new Transcript(this.redactor);
+    transcript.record('--', conn, `open ${this.redactor.redactUrl(info.requestUrl)}${info.protocol ? ` (subprotocol ${this.redactor.redact(info.protocol)})` : ''}`);
+    this.connections.set(conn, { conn, transcript, clientFrames: [], openedAt: this.now() });
+    this.judge.open(conn);
+  }
+
+  frame(conn: string, from: FrameSide, data: Buffer, isBinary: boolean): void {
+    const record = this.connections.get(conn);
+    if (!record) return;
+    this.framesRelayed++;
+    const direction = from === 'client' ? '>>' : '<<';
+    if (isBinary) {
+      this.binaryFrames++;
+      record.transcript.record('--', conn, `${direction} binary frame of ${data.length} bytes (relayed, not judged)`);
+      return;
+    }
+    const text = data.toString('utf8');
+    const at = this.now();
+    record.transcript.record(direction, conn, clipText(text));
+    if (from === 'client' && record.clientFrames.length < MAX_CLIENT_FRAMES) record.clientFrames.push({ text, at });
+    this.report(this.judge.frame(conn, from, text, at));
+  }
+
+  closed(conn: string, by: FrameSide, code: number, reason: string): void {
+    const record = this.connections.get(conn);
+    if (!record) return;
+    const at = this.now();
+    record.transcript.record('--', conn, `closed by the ${by === 'client' ? 'client' : 'gateway'}: ${code}${reason ? ` ${this.redactor.redact(reason)}` : ''}`);
+    record.closed = { by, code, at };
+    this.report(this.judge.close(conn, by, code, at));
+    if (!this.withFindings.has(conn)) this.connections.delete(conn);
+    if (by === 'server' && UPSTREAM_GONE_CODES.has(code)) this.options.upstreamGone?.(`the gateway closed ${conn} with ${code}`);
+  }
+
+  refused(conn: string, why: string, unreachable: boolean): void {
+    const line = `${clock(this.now())} ${conn} upgrade not relayed: ${this.redactor.redact(why)}`;
+    this.refusals.push(line);
+    this.options.live?.(line);
+    if (unreachable) this.options.upstreamGone?.(why);
+  }
+
+  /** The one live line of a finding: time, connection, subject, check, offending path, redacted frame excerpt. */
+  liveLine(finding: FrameFinding): string {
+    const excerpt = this.redactor.redact(finding.frame).replace(/\s+/g, ' ');
+    const cut = excerpt.length > EXCERPT_CHARS ? `${excerpt.slice(0, EXCERPT_CHARS - 1)}…` : excerpt;
+    return `${clock(finding.at)} ${finding.conn} ${finding.subject} ${finding.check} ${finding.path} ${cut}`;
+  }
+
+  private report(findings: readonly FrameFinding[]): void {
+    for (const finding of findings) {
+      this.withFindings.add(finding.conn);
+      if (this.ledger.add(finding)) this.options.live?.(this.liveLine(finding));
+    }
+  }
+}

@@ -1,0 +1,32 @@
+import type { Matrix } from './matrixTypes.js';
+
+const escapeXml = (text: string): string =>
+  text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] as string).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+
+/**
+ * JUnit XML of a matrix built outside the Playwright runner (the proxy's): one testsuite per subject, one
+ * testcase per cell named `subject › check`; fail and stale cells fail, n/a and not-run cells are skipped.
+ */
+export function renderJunit(matrix: Matrix, suiteName = 'contract-gate'): string {
+  const bySubject = new Map<string, Matrix['cells']>();
+  for (const cell of matrix.cells) bySubject.set(cell.method, [...(bySubject.get(cell.method) ?? []), cell]);
+  const failures = matrix.cells.filter((cell) => cell.status === 'fail' || cell.status === 'stale').length;
+  const skipped = matrix.cells.filter((cell) => cell.status === 'n/a' || cell.status === 'not-run').length;
+  const lines = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="${escapeXml(suiteName)}" tests="${matrix.cells.length}" failures="${failures}" skipped="${skipped}" errors="0">`];
+  for (const [subject, cells] of bySubject) {
+    const failed = cells.filter((cell) => cell.status === 'fail' || cell.status === 'stale').length;
+    const skip = cells.filter((cell) => cell.status === 'n/a' || cell.status === 'not-run').length;
+    lines.push(`  <testsuite name="${escapeXml(subject)}" tests="${cells.length}" failures="${failed}" skipped="${skip}" errors="0" timestamp="${escapeXml(matrix.generatedAt)}">`);
+    for (const cell of cells) {
+      const open = `    <testcase name="${escapeXml(`${subject} › ${cell.check}`)}" classname="${escapeXml(cell.check)}">`;
+      const detail = escapeXml(cell.detail ?? cell.status);
+      const links = [cell.transcript && `transcript: ${cell.transcript}`, cell.replay && `replay: npx contract-gate replay ${cell.replay}`].filter(Boolean).join('\n');
+      if (cell.status === 'fail' || cell.status === 'stale') lines.push(open, `      <failure message="${detail}">${escapeXml(links)}</failure>`, '    </testcase>');
+      else if (cell.status === 'n/a' || cell.status === 'not-run') lines.push(open, `      <skipped message="${detail}"/>`, '    </testcase>');
+      else lines.push(`${open}</testcase>`);
+    }
+    lines.push('  </testsuite>');
+  }
+  lines.push('</testsuites>', '');
+  return lines.join('\n');
+}

@@ -1,0 +1,62 @@
+import type { BindingRules } from '../../../src/binding/bindingRules.js';
+import { NO_BINDINGS } from '../../../src/binding/bindingRules.js';
+import { profileFor } from '../../../src/checks/profile.js';
+import type { Contract } from '../../../src/contracts/index.js';
+import { ProxyWatch, startRelay, writeProxyReport, type FrameSide, type ProxyReport, type RunningRelay } from '../../../src/proxy/index.js';
+
+/** Every frame as it crossed the proxy, raw (before any judging). */
+export interface CrossedFrame {
+  conn: string;
+  from: FrameSide;
+  text: string;
+  isBinary: boolean;
+}
+
+/** The proxy's watch, recording what it was handed so that tests can compare it with what each side saw. */
+export class RecordingWatch extends ProxyWatch {
+  readonly crossed: CrossedFrame[] = [];
+  readonly live: string[] = [];
+
+  override frame(conn: string, from: FrameSide, data: Buffer, isBinary: boolean): void {
+    this.crossed.push({ conn, from, text: data.toString('utf8'), isBinary });
+    super.frame(conn, from, data, isBinary);
+  }
+}
+
+export interface WatchedProxy {
+  url: string;
+  watch: RecordingWatch;
+  relay: RunningRelay;
+  stop(reportDir: string): Promise<ProxyReport>;
+}
+
+export async function startWatchedProxy(options: { upstream: string; server: Contract; client?: Contract; bindings?: BindingRules; maxPayload?: number; maxJudgedChars?: number }): Promise<WatchedProxy> {
+  const watch: RecordingWatch = new RecordingWatch({
+    server: options.server,
+    profile: profileFor(options.server.title),
+    ...(options.client ? { client: options.client } : {}),
+    ...(options.maxJudgedChars ? { maxJudgedChars: options.maxJudgedChars } : {}),
+    live: (line) => watch.live.push(line),
+  });
+  const relay = await startRelay({ upstream: options.upstream, tap: watch, ...(options.maxPayload ? { maxPayload: options.maxPayload } : {}) });
+  const startedAt = Date.now();
+  return {
+    url: relay.url,
+    watch,
+    relay,
+    async stop(reportDir) {
+      await relay.close();
+      return writeProxyReport({
+        dir: reportDir,
+        watch,
+        upstream: options.upstream,
+        server: options.server,
+        ...(options.client ? { client: options.client } : {}),
+        bindings: options.bindings ?? NO_BINDINGS,
+        startedAt,
+        stoppedAt: Date.now(),
+        reason: 'test',
+      });
+    },
+  };
+}
