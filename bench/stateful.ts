@@ -75,7 +75,7 @@ try {
     const steps = result.timings.commands / (result.mode === 'differential' ? 2 : 1);
     process.stdout.write(`| ${label} | ${steps} | ${(rate(result) / requests).toFixed(3)} | ${percent(wireShare(result))} | ${percent(1 - wireShare(result))} |\n`);
   }
-  process.stdout.write(`\ndifferential ÷ model steps per second: ${(rate(differential) / rate(model)).toFixed(2)} (each differential step runs on two gateways)\n`);
+  process.stdout.write(`\ndifferential ÷ model steps per second: ${(rate(differential) / rate(model)).toFixed(2)} (a differential step runs on both gateways at once)\n`);
   process.stdout.write(`in-process engine ÷ model steps per second: ${(rate(bare) / rate(model)).toFixed(0)} (the harness alone is not the bottleneck)\n`);
   process.stdout.write(`(for the record, this machine now: model ${rate(model).toFixed(0)} steps/s, differential ${rate(differential).toFixed(0)} steps/s, bare ${requests.toFixed(0)} requests/s)\n`);
 } finally {

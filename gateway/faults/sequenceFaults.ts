@@ -132,7 +132,7 @@ function branchDropsLastTurn(seams: FaultSeams): () => void {
 
 /**
  * session.events.since asked on a connection that never received the session's events (a client that reconnected)
- * and that has nothing to replay gets the newest events of another session instead.
+ * and that has nothing to replay gets the newest events of another session the old connection was receiving.
  */
 function sinceForeignAfterReconnect(seams: FaultSeams): () => void {
   const recorded = new Map<string, Frame[]>();
@@ -151,7 +151,9 @@ function sinceForeignAfterReconnect(seams: FaultSeams): () => void {
     if (outbound.kind !== 'response' || outbound.method !== 'session.events.since' || !isPlainObject(result) || asked === undefined) return [outbound];
     const empty = Array.isArray(result['events']) && result['events'].length === 0 && result['truncated'] === false;
     const reconnected = recorded.has(asked) && !receivers.get(asked)?.has(connection);
-    const other = [...recorded.keys()].reverse().find((id) => id !== asked);
+    // Another session whose events went to a connection that also carried the asked session's (the one that dropped).
+    const shared = receivers.get(asked) ?? new Set<GatewayConnection>();
+    const other = [...recorded.keys()].reverse().find((id) => id !== asked && [...(receivers.get(id) ?? [])].some((carrier) => shared.has(carrier)));
     if (!empty || !reconnected || other === undefined) return [outbound];
     const foreign = (recorded.get(other) ?? []).slice(-2);
     return [reframed(outbound, { ...outbound.frame, result: { ...result, events: foreign, count: foreign.length } })];
@@ -210,7 +212,7 @@ export const SEQUENCE_FAULTS: readonly GatewayFault[] = [
   { name: 'sequence.usage-reset-by-resume', breaks: 'session.usage of a resumed session counts from zero again: the turns before the resume are gone from its totals', check: CHECK, install: usageResetByResume },
   { name: 'sequence.steer-other-session', breaks: 'session.steer is applied to another live session (the most recently opened one) instead of the one named', check: CHECK, install: steerOtherSession },
   { name: 'sequence.branch-drops-last-turn', breaks: "session.branch of a session with two or more turns copies all but the parent's last turn", check: CHECK, install: branchDropsLastTurn },
-  { name: 'sequence.since-foreign-after-reconnect', breaks: "session.events.since from a reconnected client with nothing to replay returns another session's newest events", check: CHECK, install: sinceForeignAfterReconnect },
+  { name: 'sequence.since-foreign-after-reconnect', breaks: "session.events.since from a reconnected client with nothing to replay returns the newest events of another session its old connection received", check: CHECK, install: sinceForeignAfterReconnect },
   { name: 'sequence.list-count-stalls', breaks: 'session.list keeps the message_count a row had when first listed: it stops growing with later turns', check: CHECK, install: (seams) => seams.funnel.use(listCountStalls(seams)) },
   { name: 'sequence.concurrent-prompt-lost', breaks: 'a prompt sent while another turn of the session streams is answered "queued" and never runs', check: CHECK, install: concurrentPromptLost },
   {
