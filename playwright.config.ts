@@ -11,7 +11,7 @@ import { CELL_TIMEOUT_MS, type RunConfig } from './src/config/runConfig.js';
  *
  * Three projects: `prepare` runs each method's phases and samples the events once; `conformance` holds the cells
  * (they judge what `prepare` recorded, or drive their own scenario); `destructive`, the teardown of `prepare`,
- * sends the frames a fragile target may not survive, after everything else, one cell at a time.
+ * sends the frames and drops a fragile target may not survive, after everything else, one cell at a time.
  */
 const runConfig = currentRunConfig();
 const reportDir = runConfig.reportDir;

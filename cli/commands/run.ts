@@ -91,7 +91,7 @@ function defineRunOptions(command: Command): Command {
     .option('--secret-env <var>', 'environment variable whose value no error answer may carry (envelope.error-hygiene); redacted like the token (repeatable)', collect)
     .option('--max-in-flight <n>', 'requests outstanding at once against the target, over every worker (default 4)', integerOption('--max-in-flight', 1))
     .option('--rate <n>', 'requests per second against the target, over every worker (default: unlimited)', integerOption('--rate', 1))
-    .option('--drain-limit <ms>', 'after a timeout, how long the target may take to answer a probe before it is slow and the rest is not run (default 30000)', integerOption('--drain-limit', 100))
+    .option('--drain-limit <ms>', 'after a timeout, how long the target may take to answer a probe before it is slow and the rest is not run (default: six request timeouts)', integerOption('--drain-limit', 100))
     .option('--request-timeout <ms>', 'per-request timeout (default 5000)', integerOption('--request-timeout', 100))
     .option('--stateful-runs <n>', `random call sequences per stateful check (default ${DEFAULT_STATEFUL_RUNS}); --grep @check:stateful runs them alone`, integerOption('--stateful-runs', 1))
     .option('--stateful-steps <n>', `at most this many calls per sequence (default ${DEFAULT_STATEFUL_STEPS})`, integerOption('--stateful-steps', 1))

@@ -14,9 +14,12 @@ export interface ChildServer {
 /** Starts `node test/foreignServers/<script> <args>` and resolves with the URL it prints. */
 export function startChildServer(script: string, args: readonly string[]): Promise<ChildServer> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(FOREIGN_DIR, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [join(FOREIGN_DIR, script), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
     let out = '';
+    // A crash is expected of some of these servers; its trace is kept for the error message, not printed.
+    let err = '';
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /^(ws:\/\/\S+)$/m.exec(out);
@@ -32,6 +35,6 @@ export function startChildServer(script: string, args: readonly string[]): Promi
       });
     });
     child.once('error', reject);
-    void exited.then((code) => reject(new Error(`${script} exited ${code} before printing its URL: ${out}`)));
+    void exited.then((code) => reject(new Error(`${script} exited ${code} before printing its URL: ${out}${err}`)));
   });
 }

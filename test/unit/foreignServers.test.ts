@@ -1,17 +1,19 @@
 import { expect, test } from '@playwright/test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Matrix } from '../../src/report/matrixTypes.js';
-import { FOREIGN_DIR } from '../foreignServers/childServer.js';
+import { FOREIGN_DIR, startChildServer } from '../foreignServers/childServer.js';
 import { startJaysonServer, type ForeignServer } from '../foreignServers/jaysonServer.js';
 import { startRpcWebsocketsServer } from '../foreignServers/rpcWebsocketsServer.js';
 import { runCli } from './helpers/cliRunner.js';
 
-// contract-gate pointed at JSON-RPC-over-WebSocket servers built on third-party npm libraries (jayson's WebSocket
-// server, rpc-websockets' Server), serving the same small application against a hand-written OpenRPC document
-// (test/foreignServers/calculator.openrpc.json). The application validates its own params and raises the errors
-// its contract declares, so every failing cell below is a defect of the library, and each says which.
+// contract-gate pointed at JSON-RPC-over-WebSocket servers built on third-party npm libraries: jayson's WebSocket
+// server and rpc-websockets' Server serve the same small application against a hand-written OpenRPC document
+// (test/foreignServers/calculator.openrpc.json; the application validates its own params and raises the errors
+// its contract declares), and @open-rpc/server-js serves the petstore example in mock mode against its own real
+// document. Every failing cell below is a defect of the library, and each says which.
 const CONTRACT = join(FOREIGN_DIR, 'calculator.openrpc.json');
 const SCENARIO_FAMILIES = new Set(['topology', 'replay', 'lifecycle', 'hooks']);
 
@@ -70,3 +72,36 @@ for (const { name, start, failing } of CASES) {
     }
   });
 }
+
+test('@open-rpc/server-js serving the petstore example: its genuine defects fail, and the non-JSON frame that kills it is named', async () => {
+  test.setTimeout(150_000);
+  // The real document the server is generated from, as @open-rpc/examples ships it.
+  const petstore = createRequire(import.meta.url).resolve('@open-rpc/examples/build/service-descriptions/petstore-openrpc.json');
+  const server = await startChildServer('openRpcServerJs.mjs', []);
+  const reportDir = mkdtempSync(join(tmpdir(), 'contract-gate-foreign-'));
+  try {
+    const run = await runCli(['run', '--target', server.url, '--contract', petstore, '--seed', '1', '--runs', '20', '--workers', '1', '--report-dir', reportDir], {}, 140_000);
+    const matrix = JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')) as Matrix;
+    expect(failingCells(matrix), run.stdout).toEqual(
+      [
+        // The WebSocket transport parses each frame with an unguarded JSON.parse inside the socket's message
+        // handler: a frame that is not JSON throws, nothing catches it, and the process ends (JSON-RPC 2.0 §5.1
+        // asks for a -32700 answer). The harness names that frame and leaves every later cell not run.
+        '(connection) × envelope.parse-error',
+        // list_pets is by-position with one param (limit); its validator checks each declared param and ignores
+        // the rest, so a second positional argument, which no descriptor of the contract describes, succeeds.
+        'list_pets × params.invalid-not-accepted',
+      ].sort(),
+    );
+    expect(run.code).toBe(1);
+    expect(await server.exited).not.toBeNull();
+    expect(matrix.targetDown).toMatchObject({ subject: '(connection)', check: 'envelope.parse-error', frame: 'this is not json' });
+    for (const check of ['envelope.invalid-request', 'envelope.batch', 'envelope.oversized-frame']) {
+      expect(matrix.cells.find((cell) => cell.method === '(connection)' && cell.check === check)?.status).toBe('not-run');
+    }
+    for (const cell of matrix.cells.filter((c) => SCENARIO_FAMILIES.has(c.method))) expect(cell.status).toBe('n/a');
+  } finally {
+    await server.stop();
+    rmSync(reportDir, { recursive: true, force: true });
+  }
+});

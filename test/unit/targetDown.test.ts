@@ -87,3 +87,25 @@ test('a target slow on one method only: that method fails on its own timeouts, n
     rmSync(reportDir, { recursive: true, force: true });
   }
 });
+
+test('a target that does not drain within the drain limit is slow: later methods are not run, the summary says TARGET SLOW', async () => {
+  test.setTimeout(120_000);
+  const server = await startChildServer('slowMethodServer.mjs', ['20000']);
+  const reportDir = mkdtempSync(join(tmpdir(), 'contract-gate-slow-'));
+  try {
+    const args = ['run', '--target', server.url, '--contract', join(FOREIGN_DIR, 'slowMethod.openrpc.json'), '--seed', '1', '--runs', '5', '--request-timeout', '500', '--drain-limit', '1500'];
+    const run = await runCli([...args, '--workers', '1', '--grep', '@method:(slow\\.hash|fast\\.sum)', '--report-dir', reportDir], {}, 110_000);
+    expect(run.code, run.stdout).toBe(1);
+    const lines = run.stdout.split('\n');
+    expect(lines[lines.findIndex((line) => / checks in /.test(line)) + 1]).toMatch(/^contract-gate: TARGET SLOW after slow\.hash × params\.valid-accepted: \{"jsonrpc":"2\.0",.*"method":"slow\.hash"/);
+    const matrix = JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')) as Matrix;
+    expect(matrix.targetDown).toMatchObject({ subject: 'slow.hash', check: 'params.valid-accepted', kind: 'slow' });
+    expect(matrix.cells.find((c) => c.method === 'slow.hash' && c.check === 'params.valid-accepted')?.status).toBe('fail');
+    const later = matrix.cells.filter((c) => c.method === 'fast.sum');
+    expect(later.length).toBeGreaterThan(0);
+    for (const cell of later) expect(cell).toMatchObject({ status: 'not-run', detail: 'target slow after slow.hash × params.valid-accepted' });
+  } finally {
+    await server.stop();
+    rmSync(reportDir, { recursive: true, force: true });
+  }
+});
