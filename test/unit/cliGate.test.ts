@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { REPO, runCli, serveCli } from './helpers/cliRunner.js';
 
 const PRE = join(REPO, 'contracts/hermes/session-lifecycle.pre-cwd-explicit.openrpc.json');
+/** The contract these runs hold their targets to: the session-lifecycle slice (the default is the full document). */
+const SLICE = ['--contract', join(REPO, 'contracts/hermes/session-lifecycle.openrpc.json')];
 const TOKEN = 'cg-secret-7f3e9b21d4';
 
 test.describe.configure({ mode: 'parallel', timeout: 180_000 });
@@ -29,7 +31,7 @@ test('an older backend fails the gate on session.create; the token appears in no
   const older = await serveCli(['--contract', PRE, '--token-env', 'GATEWAY_TOKEN'], { GATEWAY_TOKEN: TOKEN });
   const reportDir = tmp();
   try {
-    const run = await runCli(['run', '--target', older.url, '--token-env', 'GATEWAY_TOKEN', '--grep', '@method:session\\.create|\\(connection\\)', '--seed', '3', '--report-dir', reportDir], { GATEWAY_TOKEN: TOKEN });
+    const run = await runCli(['run', ...SLICE, '--target', older.url, '--token-env', 'GATEWAY_TOKEN', '--grep', '@method:session\\.create|\\(connection\\)', '--seed', '3', '--report-dir', reportDir], { GATEWAY_TOKEN: TOKEN });
     expect(run.code, run.stdout + run.stderr).toBe(1);
     expect(cells(reportDir)['session.create × params.valid-accepted']).toBe('fail');
     const files = filesUnder(reportDir);
@@ -60,13 +62,13 @@ test('a known failure in the baseline passes the gate; a baseline entry that pas
     const baseline = join(tmp(), 'baseline.json');
     writeFileSync(baseline, JSON.stringify([{ method: 'session.create', check: 'params.valid-accepted', reason: 'remote backends predate cwd_explicit (#52589)' }]));
     const known = tmp();
-    const run = await runCli(['run', '--target', older.url, '--grep', '@method:session\\.create', '--seed', '3', '--baseline', baseline, '--report-dir', known]);
+    const run = await runCli(['run', ...SLICE, '--target', older.url, '--grep', '@method:session\\.create', '--seed', '3', '--baseline', baseline, '--report-dir', known]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(cells(known)['session.create × params.valid-accepted']).toBe('known-fail');
 
     writeFileSync(baseline, JSON.stringify([{ method: 'session.list', check: 'params.valid-accepted', reason: 'was flaky once' }]));
     const stale = tmp();
-    const staleRun = await runCli(['run', '--target', older.url, '--grep', '@method:session\\.list', '--seed', '3', '--baseline', baseline, '--report-dir', stale]);
+    const staleRun = await runCli(['run', ...SLICE, '--target', older.url, '--grep', '@method:session\\.list', '--seed', '3', '--baseline', baseline, '--report-dir', stale]);
     expect(staleRun.code).toBe(1);
     expect(cells(stale)['session.list × params.valid-accepted']).toBe('stale');
     expect(readFileSync(join(stale, 'matrix.md'), 'utf8')).toMatch(/stale/i);
@@ -80,9 +82,9 @@ test('two shards merged give the same matrix as one unsharded run with the same 
   const whole = tmp();
   const [one, two] = [tmp(), tmp()];
   const results = await Promise.all([
-    runCli(['run', '--grep', grep, '--seed', '11', '--report-dir', whole]),
-    runCli(['run', '--grep', grep, '--seed', '11', '--shard', '1/2', '--report-dir', one]),
-    runCli(['run', '--grep', grep, '--seed', '11', '--shard', '2/2', '--report-dir', two]),
+    runCli(['run', ...SLICE, '--grep', grep, '--seed', '11', '--report-dir', whole]),
+    runCli(['run', ...SLICE, '--grep', grep, '--seed', '11', '--shard', '1/2', '--report-dir', one]),
+    runCli(['run', ...SLICE, '--grep', grep, '--seed', '11', '--shard', '2/2', '--report-dir', two]),
   ]);
   for (const result of results) expect(result.code, result.stdout + result.stderr).toBe(0);
   const merged = tmp();
