@@ -2,7 +2,7 @@ import { defineConfig } from '@playwright/test';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { currentRunConfig } from './src/config/defaultRunConfig.js';
-import type { RunConfig } from './src/config/runConfig.js';
+import { CELL_TIMEOUT_MS, type RunConfig } from './src/config/runConfig.js';
 
 /**
  * The conformance suites, run from the compiled package (`dist/`). `contract-gate run` writes the run
@@ -11,7 +11,7 @@ import type { RunConfig } from './src/config/runConfig.js';
  *
  * Three projects: `prepare` runs each method's phases and samples the events once; `conformance` holds the cells
  * (they judge what `prepare` recorded, or drive their own scenario); `destructive`, the teardown of `prepare`,
- * sends the frames a fragile target may not survive, after everything else.
+ * sends the frames and drops a fragile target may not survive, after everything else, one cell at a time.
  */
 const runConfig = currentRunConfig();
 const reportDir = runConfig.reportDir;
@@ -23,7 +23,7 @@ export default defineConfig<object, { runConfig: RunConfig }>({
   forbidOnly: !!process.env['CI'],
   retries: 0,
   workers: runConfig.workers ?? (process.env['CI'] ? 2 : undefined),
-  timeout: 120_000,
+  timeout: CELL_TIMEOUT_MS,
   outputDir: join(reportDir, 'test-output', 'playwright'),
   metadata: { runConfig },
   reporter: [
@@ -37,6 +37,6 @@ export default defineConfig<object, { runConfig: RunConfig }>({
   projects: [
     { name: 'prepare', testMatch: 'prepare/**/*.prepare.js', teardown: 'destructive' },
     { name: 'conformance', testMatch: '**/*.spec.js', testIgnore: 'destructive/**', dependencies: ['prepare'] },
-    { name: 'destructive', testMatch: 'destructive/**/*.spec.js' },
+    { name: 'destructive', testMatch: 'destructive/**/*.spec.js', fullyParallel: false },
   ],
 });

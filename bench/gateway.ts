@@ -4,6 +4,7 @@
  * one echoed JSON-RPC frame of similar size (the peer). Run: npx tsx bench/gateway.ts [seconds per cell]
  */
 import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
 import { WebSocket, WebSocketServer } from 'ws';
 import { startGateway } from '../gateway/index.js';
 
@@ -52,7 +53,7 @@ class BenchClient {
   }
 }
 
-interface Cell {
+export interface Cell {
   readonly rps: number;
   readonly p50: number;
   readonly p99: number;
@@ -64,7 +65,7 @@ function percentile(sorted: readonly number[], p: number): number {
 
 type Iteration = (client: BenchClient, latencies: number[] | undefined) => Promise<void>;
 
-async function measure(url: string, connections: number, iteration: Iteration): Promise<Cell> {
+async function measure(url: string, connections: number, iteration: Iteration, seconds: number): Promise<Cell> {
   const clients = await Promise.all(Array.from({ length: connections }, () => BenchClient.open(url)));
   const latencies: number[] = [];
   let recording = false;
@@ -75,7 +76,7 @@ async function measure(url: string, connections: number, iteration: Iteration): 
   await new Promise((resolve) => setTimeout(resolve, WARMUP_MS));
   recording = true;
   const started = performance.now();
-  await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
   recording = false;
   const elapsed = (performance.now() - started) / 1000;
   running = false;
@@ -110,17 +111,37 @@ function startEchoServer(): Promise<{ url: string; close: () => Promise<void> }>
 const fixed = (value: number, digits = 2) => value.toFixed(digits).padStart(9);
 const ratio = (ours: number, theirs: number) => `${(ours / theirs).toPrecision(3)}x`.padStart(7);
 
-async function main(): Promise<void> {
+export interface GatewayBenchRow {
+  readonly connections: number;
+  readonly gateway: Cell;
+  readonly echo: Cell;
+}
+
+/** The gateway and the echo server, one after the other at each connection count, in this process. */
+export async function benchGateway(seconds = SECONDS): Promise<GatewayBenchRow[]> {
   // No build delay: the benchmark measures the gateway, not the 50 ms the fake agent waits before building.
   const gateway = await startGateway({ buildDelayMs: 0 });
   const echo = await startEchoServer();
+  const rows: GatewayBenchRow[] = [];
+  try {
+    for (const connections of LEVELS) {
+      const ours = await measure(gateway.url, connections, gatewayIteration, seconds);
+      const theirs = await measure(echo.url, connections, echoIteration, seconds);
+      rows.push({ connections, gateway: ours, echo: theirs });
+    }
+  } finally {
+    await echo.close();
+    await gateway.close();
+  }
+  return rows;
+}
+
+async function main(): Promise<void> {
   console.log(`reference gateway vs bare ws echo, same process and run, ${SECONDS} s per cell after ${WARMUP_MS} ms warm-up`);
   console.log('gateway request = one of session.create / prompt.submit / session.events.since (buildDelayMs 0); echo request = one echoed frame');
   console.log('');
   console.log('conns |  gw req/s | echo req/s | gw/echo |  gw p50 ms | echo p50 ms | gw/echo |  gw p99 ms | echo p99 ms | gw/echo');
-  for (const connections of LEVELS) {
-    const ours = await measure(gateway.url, connections, gatewayIteration);
-    const theirs = await measure(echo.url, connections, echoIteration);
+  for (const { connections, gateway: ours, echo: theirs } of await benchGateway()) {
     console.log(
       [
         String(connections).padStart(5),
@@ -136,11 +157,11 @@ async function main(): Promise<void> {
       ].join(' | '),
     );
   }
-  await echo.close();
-  await gateway.close();
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}

@@ -11,7 +11,9 @@ export type HarnessErrorCode =
   | 'BASELINE_INVALID'
   | 'REPLAY_FILE_INVALID'
   | 'EVENT_TIMEOUT'
-  | 'BINDING_FAILED';
+  | 'BINDING_FAILED'
+  /** A login or a ticket mint was refused, or the target's auth mode needs other options. */
+  | 'AUTH_FAILED';
 
 const HARNESS_ERROR_BRAND = Symbol.for('contract-gate/HarnessError');
 

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import { GatedAuth, type AuthCounters, type GatedAuthOptions } from './auth/gatedAuth.js';
 import { GATEWAY_CONTRACTS_DIR } from './packageRoot.js';
 import type { ContractViolation } from './core/contractChecker.js';
 import { GatewayCore } from './core/gatewayCore.js';
@@ -21,8 +22,14 @@ export interface GatewayOptions {
   port?: number;
   /** When set, /api/ws requires ?token= (else close 4401); /api/rpc takes ?token= or Authorization: Bearer. */
   token?: string;
-  /** When set, an Origin header not in the list is refused (WebSocket close 4403, HTTP 403). */
+  /** When set, an Origin header not in the list is refused (WebSocket close 4403, HTTP 403); in gated mode, origins accepted besides the bound host. */
   allowedOrigins?: string[];
+  /**
+   * Gated mode (a dashboard on a public bind): `/auth/password-login` and `/api/auth/ws-ticket`, one single-use
+   * ticket per upgrade (`?ticket=` or the `hermes-gateway-ticket.` subprotocol), `?internal=`, the Host/Origin
+   * guard; `token`, if set, is the legacy token gated mode refuses. Default: loopback mode.
+   */
+  auth?: GatedAuthOptions;
   /** v0.21.3 wording: no out-of-sync suffix on 4000 and -32601. */
   legacyMessages?: boolean;
   /** Where session.save and spawn_tree files go; default a fresh temporary directory, removed on close. */
@@ -61,6 +68,8 @@ export interface RunningGateway {
   /** The current replay epoch (changes on restart). */
   readonly replayEpoch: string;
   readonly dataDir: string;
+  /** Gated mode's counters (tickets minted, connections opened, refusals); undefined in loopback mode. */
+  readonly auth: { readonly counters: AuthCounters; readonly ticketTtlMs: number; readonly issuedTickets: readonly string[] } | undefined;
   /** The transport-free core: lifecycle events, the inbound gate and outbound funnel, the fault seams, and `core.hooks`. */
   readonly core: GatewayCore;
   /** Same port and stored rows, a new replay_epoch, all sockets closed. */
@@ -103,11 +112,13 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
   mkdirSync(dataDir, { recursive: true });
   const log = options.log ?? (() => undefined);
   const core = createGatewayCore({ ...options, dataDir, log });
+  const auth = options.auth ? new GatedAuth(options.auth, core.seams.auth, options.token) : undefined;
   const server = new GatewayServer(core, {
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
     token: options.token,
     allowedOrigins: options.allowedOrigins,
+    auth,
     log,
   });
   const address = await server.listen();
@@ -121,6 +132,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
       return core.replayEpoch;
     },
     dataDir,
+    auth: auth ? { get counters() { return auth.counters; }, ticketTtlMs: auth.tickets.ttlMs, issuedTickets: auth.issued } : undefined,
     core,
     restart: async () => core.restart(),
     close: async () => {
@@ -132,7 +144,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
 }
 
 /** A gateway speaking newline-delimited JSON-RPC on a pair of streams (default: this process's stdin and stdout). */
-export type StdioGatewayOptions = Omit<GatewayOptions, 'host' | 'port' | 'token' | 'allowedOrigins'> & { input?: Readable; output?: Writable };
+export type StdioGatewayOptions = Omit<GatewayOptions, 'host' | 'port' | 'token' | 'allowedOrigins' | 'auth'> & { input?: Readable; output?: Writable };
 
 export interface RunningStdioGateway {
   readonly dataDir: string;
@@ -169,6 +181,8 @@ export async function startStdioGateway(options: StdioGatewayOptions = {}): Prom
 }
 
 export type { ContractViolation } from './core/contractChecker.js';
+export { DEFAULT_TICKET_TTL_MS, GATEWAY_PROTOCOL, TICKET_PROTOCOL_PREFIX, type AuthCounters, type GatedAuthOptions } from './auth/gatedAuth.js';
+export type { AuthRelaxation } from './auth/authRelaxations.js';
 export type { LifecycleEvent, SessionCloseReason } from './core/lifecycleEvents.js';
 export type { InboundDecision, InboundFrame, InboundInterceptor } from './core/inboundGate.js';
 export type { FrameInterceptor, OutboundFrame } from './core/outboundFunnel.js';

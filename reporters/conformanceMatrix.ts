@@ -8,6 +8,8 @@ import { renderHtml } from '../src/report/renderHtml.js';
 import { renderJson } from '../src/report/renderJson.js';
 import { renderMarkdown } from '../src/report/renderMarkdown.js';
 import { matrixRunOf, runConfigOfMetadata } from '../src/report/matrixRun.js';
+import { readTargetDown } from '../src/report/targetDownFile.js';
+import { readTraffic } from '../src/report/trafficFile.js';
 
 export interface ConformanceMatrixOptions {
   /** Report folder; wins over the run configuration's. Relative paths resolve against the working directory. */
@@ -87,7 +89,15 @@ export default class ConformanceMatrixReporter implements Reporter {
   private build(): Matrix {
     const runConfig = runConfigOfMetadata(this.config?.metadata);
     const run = this.options.run ?? (runConfig ? matrixRunOf(runConfig) : { target: 'not set', contracts: [], seed: null });
-    return buildMatrix(this.cellTests.map(testRecord), run, new Date().toISOString());
+    const matrix = buildMatrix(this.cellTests.map(testRecord), run, new Date().toISOString());
+    const traffic = readTraffic(this.outputDir());
+    if (traffic) matrix.traffic = traffic;
+    const down = readTargetDown(this.outputDir());
+    if (down) {
+      matrix.targetDown = down;
+      matrix.verdict = 'fail';
+    }
+    return matrix;
   }
 
   private outputDir(): string {

@@ -150,6 +150,8 @@ export default class ProgressReporter implements Reporter {
       ...(count('stale') ? [`${count('stale')} stale baseline`] : []),
       ...(count('known-fail') ? [`${count('known-fail')} known`] : []),
       ...(count('n/a') ? [`${count('n/a')} n/a`] : []),
+      ...(count('flaky') ? [`${count('flaky')} flaky`] : []),
+      ...(count('not-run') ? [`${count('not-run')} not run`] : []),
       ...(this.total > this.done ? [`${this.total - this.done} did not run`] : []),
     ];
     return `contract-gate: ${this.total} checks in ${formatElapsed(Date.now() - this.started)}: ${parts.join(', ')} (${result.status})`;

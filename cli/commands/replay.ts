@@ -1,53 +1,135 @@
 import type { Command } from 'commander';
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { startGateway, type RunningGateway } from '../../gateway/index.js';
-import { Redactor } from '../../src/client/redact.js';
+import { type AuthSettings, connectionAuthFrom, describeAuth } from '../../src/client/authSettings.js';
+import { type ConnectionAuth, ticketAuth } from '../../src/client/connectionAuth.js';
+import { connectTarget } from '../../src/client/connectTarget.js';
 import { RpcClient } from '../../src/client/rpcClient.js';
+import { DashboardLogin } from '../../src/client/dashboardLogin.js';
+import { Redactor } from '../../src/client/redact.js';
 import { tokenInUrl } from '../../src/client/targetUrl.js';
 import { loadContract } from '../../src/contracts/loadContract.js';
 import { isFrameReplay, runFrameReplay, type FrameReplayFile } from '../../src/proxy/index.js';
 import type { Contract } from '../../src/contracts/index.js';
-import { readReplayFile } from '../../src/replay/replayFile.js';
+import { readReplayFile, type ReplayFile } from '../../src/replay/replayFile.js';
+import { isFramesReplay, parseFramesReplay } from '../../src/replay/framesReplay.js';
+import { acceptsConnections } from '../../fixtures/targetHealth.js';
+import { readFileSync } from 'node:fs';
 import { runReplay } from '../../src/replay/replayRunner.js';
+import { readStatefulReplayFile, replayKindOf, STATEFUL_REPLAY_KIND } from '../../src/replay/statefulReplayFile.js';
+import { runStatefulReplay } from '../../src/replay/statefulReplayRunner.js';
 import { HarnessError } from '../../core/index.js';
 import { EXIT } from '../exitCodes.js';
+import { addAuthOptions, type AuthOptions, EMBEDDED_USER, resolveExternalAuth } from '../lib/authOptions.js';
 import { integerOption } from '../lib/options.js';
 import { tokenFromEnv } from '../lib/tokens.js';
 
-interface ReplayOptions {
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined; // readReplayFile reports it
+  }
+}
+
+interface ReplayOptions extends AuthOptions {
   target?: string;
-  tokenEnv?: string;
   timeout: number;
 }
 
 export function registerReplayCommand(program: Command, setExitCode: (code: number) => void): void {
-  program
+  const command = program
     .command('replay')
     .argument('<file>', 'replay file from a report folder (replays/<method>--<check>.json)')
     .description('Re-send a recorded failing exchange and judge it again: exit 1 when the failure reproduces, 0 when it does not.')
     .option('--target <url>', 'gateway to send it to (default: the recorded target; an embedded run starts the reference gateway again with the recorded contracts and faults)')
     .option('--token-env <var>', 'name of the environment variable holding the gateway token')
-    .option('--timeout <ms>', 'per-request timeout', integerOption('--timeout', 100), 5_000)
-    .addHelpText('after', '\nLive ids (session ids, stored keys, paths) are created again on the target from the recorded binding rules, so the replay works on a fresh gateway.')
+    .option('--timeout <ms>', 'per-request timeout', integerOption('--timeout', 100), 5_000);
+  addAuthOptions(command)
+    .addHelpText(
+      'after',
+      '\nLive ids (session ids, stored keys, paths) are created again on the target from the recorded binding rules, so the replay works on a fresh gateway.\n' +
+        'A gated target gets a fresh ticket: from the auth options given here, else from the recorded ones (their variables must be set).',
+    )
     .action(async (file: string, options: ReplayOptions) => {
       setExitCode(await replayCommand(file, options));
     });
 }
 
+/** Sends the frames a target did not survive to a (fresh) target: exit 1 when it goes down again, 0 when it survives. */
+async function framesReplayCommand(path: string, data: unknown, options: ReplayOptions): Promise<number> {
+  const file = parseFramesReplay(data, path);
+  const url = options.target ?? (file.target.includes('***') ? undefined : file.target);
+  if (!url) throw new HarnessError('USAGE', `the recorded target ${file.target} had a token; pass --target with the URL and --token-env`);
+  const token = tokenFromEnv(options.tokenEnv);
+  const redactor = new Redactor([token, tokenInUrl(url)]);
+  process.stdout.write(`contract-gate replay: ${file.frames.length} frame(s) sent last by ${file.subject} × ${file.check} against ${redactor.redactUrl(url)}\n`);
+  const client = await RpcClient.connect({ url, token, readyTimeoutMs: 0, connectTimeoutMs: 5_000 });
+  for (const frame of file.frames) {
+    if (!client.isOpen) break;
+    process.stdout.write(`>> ${redactor.redact(frame).slice(0, 200)}\n`);
+    const answer = client.nextStrayFrame(Math.min(options.timeout, 2_000));
+    client.sendRaw(frame);
+    const text = await answer;
+    process.stdout.write(`<< ${text === undefined ? `(nothing${client.closeState ? `; closed ${client.closeState.code}` : ''})` : redactor.redact(text).slice(0, 200)}\n`);
+  }
+  await client.close().catch(() => undefined);
+  const target = { url, httpUrl: undefined, token };
+  if (await acceptsConnections(target)) {
+    process.stdout.write('NOT REPRODUCED: the target still accepts connections\n');
+    return EXIT.OK;
+  }
+  process.stdout.write('REPRODUCED: the target no longer accepts connections\n');
+  return EXIT.FAILED;
+}
+
+/** A recorded embedded gated run replays against a new gated gateway, with a login made up for it. */
+async function embeddedGateway(file: ReplayFile, token: string | undefined, options: ReplayOptions): Promise<{ gateway: RunningGateway; auth: ConnectionAuth | undefined }> {
+  const gated = file.gateway?.gated === true;
+  const password = randomBytes(18).toString('base64url');
+  const gateway = await startGateway({
+    contractPaths: file.gateway?.contracts ?? file.contracts,
+    legacyMessages: file.gateway?.legacyMessages ?? false,
+    ...(token ? { token } : {}),
+    faults: file.gateway?.faults ?? [],
+    ...(gated ? { auth: { basicUser: EMBEDDED_USER, basicPassword: password } } : {}),
+  });
+  if (!gated) return { gateway, auth: undefined };
+  const via = options.ticketVia ?? (file.auth?.mode === 'ticket' ? file.auth.via : 'query');
+  return { gateway, auth: ticketAuth(new DashboardLogin({ kind: 'basic', user: EMBEDDED_USER, password }), via) };
+}
+
+/** Explicit options first, then what the run recorded, then discovery (the legacy token fails fast on a gated target). */
+async function externalAuth(url: string, file: ReplayFile, options: ReplayOptions): Promise<AuthSettings> {
+  const explicit = options.auth !== undefined || options.login !== undefined || options.cookieEnv !== undefined || options.ticketCommand !== undefined || options.credentialEnv !== undefined;
+  if (!explicit && file.auth && file.auth.mode !== 'token') return file.auth;
+  return resolveExternalAuth(url, options, () => undefined);
+}
+
 export async function replayCommand(path: string, options: ReplayOptions): Promise<number> {
+  if (replayKindOf(resolve(path)) === STATEFUL_REPLAY_KIND) return statefulReplayCommand(path, options);
+  const raw = readJson(resolve(path));
+  if (isFramesReplay(raw)) return framesReplayCommand(path, raw, options);
   const file = readReplayFile(resolve(path));
   const contract = await loadContract(file.contracts[0] ?? '');
   const token = tokenFromEnv(options.tokenEnv);
   let gateway: RunningGateway | undefined;
+  let auth: ConnectionAuth | undefined;
   let url = options.target;
   if (!url) {
     if (!file.embedded) {
       if (file.target.includes('***')) throw new HarnessError('USAGE', `the recorded target ${file.target} had a token; pass --target with the URL and --token-env`);
       url = file.target;
     } else {
-      gateway = await startGateway({ contractPaths: file.gateway?.contracts ?? file.contracts, legacyMessages: file.gateway?.legacyMessages ?? false, ...(token ? { token } : {}), faults: file.gateway?.faults ?? [] });
+      ({ gateway, auth } = await embeddedGateway(file, token, options));
       url = gateway.url;
     }
+  }
+  if (!auth) {
+    const settings = await externalAuth(url, file, options);
+    if (settings.mode !== 'token') process.stdout.write(`contract-gate replay: auth: ${describeAuth(settings)}\n`);
+    auth = connectionAuthFrom(settings, token);
   }
   const redactor = new Redactor([token, tokenInUrl(url)]);
   process.stdout.write(`contract-gate replay: ${file.method} × ${file.check} (seed ${file.seed}) against ${gateway ? 'a new embedded reference gateway' : redactor.redactUrl(url)}\n`);
@@ -58,7 +140,7 @@ export async function replayCommand(path: string, options: ReplayOptions): Promi
       await gateway?.close();
     }
   }
-  const client = await RpcClient.connect({ url, token, readyTimeoutMs: file.profile === 'hermes' ? 2_000 : 0, requestTimeoutMs: options.timeout });
+  const client = await connectTarget({ target: url, auth, readyTimeoutMs: file.profile === 'hermes' ? 2_000 : 0, requestTimeoutMs: options.timeout });
   try {
     const outcome = await runReplay(file, contract, client, options.timeout);
     for (const exchange of outcome.exchanges) {
@@ -73,6 +155,49 @@ export async function replayCommand(path: string, options: ReplayOptions): Promi
   } finally {
     await client.close();
     await gateway?.close();
+  }
+}
+
+/**
+ * A stateful replay: the whole recorded call sequence again, on the recorded target (an embedded run starts the
+ * reference gateway again with its contracts and faults) and, for a differential file, beside a fresh reference.
+ */
+async function statefulReplayCommand(path: string, options: ReplayOptions): Promise<number> {
+  const file = readStatefulReplayFile(resolve(path));
+  const token = tokenFromEnv(options.tokenEnv);
+  const started: RunningGateway[] = [];
+  try {
+    let url = options.target;
+    if (!url) {
+      if (!file.embedded) {
+        if (file.target.includes('***')) throw new HarnessError('USAGE', `the recorded target ${file.target} had a token; pass --target with the URL and --token-env`);
+        url = file.target;
+      } else {
+        const gateway = await startGateway({ contractPaths: file.gateway?.contracts ?? file.contracts, legacyMessages: file.gateway?.legacyMessages ?? false, ...(token ? { token } : {}), faults: file.gateway?.faults ?? [] });
+        started.push(gateway);
+        url = gateway.url;
+      }
+    }
+    let reference: string | undefined;
+    if (file.mode === 'differential') {
+      const gateway = await startGateway({ contractPaths: file.contracts });
+      started.push(gateway);
+      reference = gateway.url;
+    }
+    const redactor = new Redactor([token, tokenInUrl(url)]);
+    process.stdout.write(`contract-gate replay: ${file.check}, ${file.steps.length} call(s) (seed ${file.seed}) against ${file.embedded && !options.target ? 'a new embedded reference gateway' : redactor.redactUrl(url)}${reference ? ' and a fresh reference gateway' : ''}\n`);
+    const outcome = await runStatefulReplay(file, { target: url, ...(reference ? { reference } : {}), ...(token ? { token } : {}) }, options.timeout);
+    for (const line of outcome.calls) process.stdout.write(`${line}\n`);
+    if (outcome.failure) {
+      process.stdout.write(`REPRODUCED at step ${outcome.failure.index}: ${redactor.redact(outcome.failure.message)}\n`);
+      if (outcome.failure.target) process.stdout.write(`  target:    ${redactor.redact(outcome.failure.target.answer)}\n`);
+      if (outcome.failure.reference) process.stdout.write(`  reference: ${redactor.redact(outcome.failure.reference.answer)}\n`);
+      return EXIT.FAILED;
+    }
+    process.stdout.write(`NOT REPRODUCED: the sequence holds now (recorded at step ${file.failure.index}: ${redactor.redact(file.failure.message)})\n`);
+    return EXIT.OK;
+  } finally {
+    for (const gateway of started) await gateway.close();
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
@@ -9,17 +9,24 @@ import {
   type PluginConfig,
   startGateway,
   startStdioGateway,
+  type GatedAuthOptions,
   type GatewayOptions,
   UnknownFaultError,
   assertFaultNames,
 } from '../../gateway/index.js';
 import { HarnessError } from '../../core/index.js';
+import { secretFromEnv } from '../../src/client/authSettings.js';
 import { EXIT } from '../exitCodes.js';
 import { collect, integerOption } from '../lib/options.js';
 import { DEFAULT_CONTRACT, HOOKS_EXTENSION } from '../lib/repoPaths.js';
 import { tokenFromEnv } from '../lib/tokens.js';
 
 interface ServeOptions {
+  auth?: 'loopback' | 'gated';
+  basicUser?: string;
+  basicPasswordEnv?: string;
+  ticketTtlMs?: number;
+  internalCredentialEnv?: string;
   contract?: string[];
   extension?: string[];
   hooks: boolean;
@@ -47,14 +54,19 @@ export function registerServeCommand(program: Command, setExitCode: (code: numbe
   program
     .command('serve')
     .description('Serve the reference gateway (Hermes wire: /api/ws and /api/rpc) until SIGINT/SIGTERM.')
-    .option('--contract <file>', 'OpenRPC document(s) to serve (repeatable; default: the Hermes session lifecycle contract)', collect)
+    .option('--contract <file>', 'OpenRPC document(s) to serve (repeatable; default: the full Hermes gateway contract)', collect)
     .option('--extension <file>', 'extension document(s) served beside the contract (repeatable)', collect)
     .option('--no-hooks', 'do not serve the session-hooks extension (hooks.subscribe, session.reset)')
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--port <n>', 'port (0 = any free port)', integerOption('--port', 0), 0)
     .option('--token <token>', 'require ?token=<token> (visible in process lists: prefer --token-env)')
     .option('--token-env <var>', 'name of the environment variable holding the token to require')
-    .option('--allowed-origin <origin>', 'accept WebSocket upgrades only from these Origin values (repeatable; others close 4403)', collect)
+    .option('--allowed-origin <origin>', 'accept WebSocket upgrades only from these Origin values (repeatable; others close 4403); gated: origins accepted besides the bound host', collect)
+    .addOption(new Option('--auth <mode>', 'loopback (default: ?token= when --token/--token-env is set) or gated (basic login, single-use tickets, Host/Origin guard; the legacy token is refused)').choices(['loopback', 'gated']))
+    .option('--basic-user <name>', 'gated: user name of the basic login')
+    .option('--basic-password-env <var>', 'gated: name of the environment variable holding the basic login password')
+    .option('--ticket-ttl-ms <ms>', 'gated: time to live of a WebSocket ticket (default 30000)', integerOption('--ticket-ttl-ms', 1))
+    .option('--internal-credential-env <var>', 'gated: name of the environment variable holding the ?internal= credential (default: a random one, never shown)')
     .option('--legacy-messages', 'answer with the v0.21.3 wording (no out-of-sync suffix on 4000 and -32601)')
     .option('--data-dir <dir>', 'where session.save and spawn-tree files go (default: a temporary directory)')
     .option('--build-delay <ms>', 'delay of the agent build after session.create (default 50)', integerOption('--build-delay', 0))
@@ -131,6 +143,7 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
     throw error;
   }
   const hookSetup = servePlugins(options);
+  const gated = gatedOptions(options);
   const token = options.token ?? tokenFromEnv(options.tokenEnv);
   const contracts = (options.contract?.length ? options.contract : [DEFAULT_CONTRACT]).map((p) => resolve(p));
   const extensions = (options.extension ?? (options.hooks && !options.contract?.length ? [HOOKS_EXTENSION] : [])).map((p) => resolve(p));
@@ -140,6 +153,7 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
     port: options.port,
     ...(token ? { token } : {}),
     ...(options.allowedOrigin?.length ? { allowedOrigins: options.allowedOrigin } : {}),
+    ...(gated ? { auth: gated } : {}),
     ...(options.legacyMessages ? { legacyMessages: true } : {}),
     ...(options.dataDir ? { dataDir: resolve(options.dataDir) } : {}),
     ...(options.buildDelay !== undefined ? { buildDelayMs: options.buildDelay } : {}),
@@ -160,6 +174,7 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
     throw new HarnessError('USAGE', `cannot start the gateway: ${(error as Error).message}`, { cause: error });
   }
   process.stdout.write(`contract-gate gateway listening on ${gateway.url}\n`);
+  if (gated) process.stderr.write(`contract-gate: gated mode: basic login as ${gated.basicUser} at POST /auth/password-login, tickets at POST /api/auth/ws-ticket (TTL ${gateway.auth?.ticketTtlMs ?? 0} ms)\n`);
   if (options.fault?.length) process.stderr.write(`contract-gate: faults switched on: ${options.fault.join(', ')}\n`);
   await new Promise<void>((resolveStop) => {
     const stop = (): void => resolveStop();
@@ -170,9 +185,25 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
   return EXIT.OK;
 }
 
+/** `serve --auth gated`: the basic account and ticket options, secrets from the environment only. */
+function gatedOptions(options: ServeOptions): GatedAuthOptions | undefined {
+  const gatedOnly = [options.basicUser, options.basicPasswordEnv, options.ticketTtlMs, options.internalCredentialEnv].some((value) => value !== undefined);
+  if (options.auth !== 'gated') {
+    if (gatedOnly) throw new HarnessError('USAGE', '--basic-user, --basic-password-env, --ticket-ttl-ms and --internal-credential-env belong to --auth gated');
+    return undefined;
+  }
+  if (!options.basicUser || !options.basicPasswordEnv) throw new HarnessError('USAGE', '--auth gated needs --basic-user USER and --basic-password-env VAR (the NAME of the variable holding the password)');
+  return {
+    basicUser: options.basicUser,
+    basicPassword: secretFromEnv(options.basicPasswordEnv, '--basic-password-env'),
+    ...(options.ticketTtlMs !== undefined ? { ticketTtlMs: options.ticketTtlMs } : {}),
+    ...(options.internalCredentialEnv ? { internalCredential: secretFromEnv(options.internalCredentialEnv, '--internal-credential-env') } : {}),
+  };
+}
+
 /** `serve --stdio`: the wire is stdin/stdout; nothing else is written to stdout. */
 async function serveStdio(options: ServeOptions, gatewayOptions: GatewayOptions): Promise<number> {
-  if (options.token || options.tokenEnv || options.allowedOrigin?.length) {
+  if (options.token || options.tokenEnv || options.allowedOrigin?.length || options.auth === 'gated') {
     throw new HarnessError('USAGE', '--stdio takes no --token, --token-env or --allowed-origin: a stdio peer is the process that spawned the gateway');
   }
   const { host: _host, port: _port, token: _token, allowedOrigins: _origins, ...stdioOptions } = gatewayOptions;

@@ -1,3 +1,4 @@
+import { AuthRelaxations } from '../auth/authRelaxations.js';
 import type { FaultSeams } from '../faults/faultTypes.js';
 import type { PluginSpec } from '../hooks/pluginSpecs.js';
 import { HOOK_EVENT, SessionHooks } from '../hooks/sessionHooks.js';
@@ -173,6 +174,7 @@ export class GatewayCore {
       onHookFailure: (listener) => this.hooks.bus.onFailure(listener),
       gateEvents: (gate) => events.use(gate),
       gateAnswers: (gate) => serverRequests.useAnswerGate(gate),
+      auth: new AuthRelaxations(),
       contracts,
       validators,
       legacyMessages: options.legacyMessages,

@@ -5,6 +5,8 @@ import type { GatewayFault } from './faultTypes.js';
 export const ENVELOPE_FAULT_METHOD = 'session.status';
 
 const OVERSIZED_BYTES = 1024 * 1024;
+/** Where the leaked trace says the gateway lives: an absolute path, as a real Node.js stack would show. */
+const LEAKED_SOURCE = '/srv/hermes-gateway/node_modules/@hermes/gateway/dist/dispatch.js';
 
 /** A frame that breaks the envelope rules (not a batch, not a response to a server request). */
 function malformed(value: unknown): boolean {
@@ -117,6 +119,21 @@ export const ENVELOPE_FAULTS: readonly GatewayFault[] = [
           const error = outbound.frame['error'];
           if (!isPlainObject(error) || error['code'] !== -32602) return [outbound];
           return [reframed(outbound, { ...outbound.frame, error: { ...error, code: '-32602' } })];
+        }),
+      ),
+  },
+  {
+    name: 'envelope.error-leaks-stack',
+    breaks: `error answers of ${ENVELOPE_FAULT_METHOD} carry the handler's stack trace, with absolute file paths, in error.stack`,
+    check: 'envelope.error-hygiene',
+    install: (seams) =>
+      seams.funnel.use(
+        onResponses(ENVELOPE_FAULT_METHOD, (outbound) => {
+          const error = outbound.frame['error'];
+          if (!isPlainObject(error)) return [outbound];
+          const message = typeof error['message'] === 'string' ? error['message'] : 'error';
+          const stack = `Error: ${message}\n    at dispatch (${LEAKED_SOURCE}:212:17)\n    at async handleFrame (${LEAKED_SOURCE}:87:5)`;
+          return [reframed(outbound, { ...outbound.frame, error: { ...error, stack } })];
         }),
       ),
   },

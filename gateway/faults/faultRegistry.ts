@@ -1,3 +1,4 @@
+import { AUTH_FAULTS } from './authFaults.js';
 import { ENVELOPE_FAULTS } from './envelopeFaults.js';
 import { EVENT_FAULTS } from './eventFaults.js';
 import type { FaultSeams, GatewayFault } from './faultTypes.js';
@@ -6,6 +7,7 @@ import { PARAMS_FAULTS } from './paramsFaults.js';
 import { REPLAY_FAULTS } from './replayFaults.js';
 import { RESULT_FAULTS } from './resultFaults.js';
 import { SCENARIO_FAULTS } from './scenarioFaults.js';
+import { SEQUENCE_FAULTS } from './sequenceFaults.js';
 import { SERVER_REQUEST_FAULTS } from './serverRequestFaults.js';
 
 /** Every fault the reference gateway can be started with, in catalogue order. */
@@ -18,6 +20,8 @@ export const GATEWAY_FAULTS: readonly GatewayFault[] = [
   ...SCENARIO_FAULTS,
   ...HOOKS_FAULTS,
   ...SERVER_REQUEST_FAULTS,
+  ...SEQUENCE_FAULTS,
+  ...AUTH_FAULTS,
 ];
 
 const BY_NAME = new Map(GATEWAY_FAULTS.map((fault) => [fault.name, fault]));

@@ -1,3 +1,4 @@
+import type { AuthRelaxations } from '../auth/authRelaxations.js';
 import type { ContractSet } from '../core/contract/contractSet.js';
 import type { SchemaValidators } from '../core/contract/schemaValidators.js';
 import type { InboundGate } from '../core/inboundGate.js';
@@ -21,6 +22,8 @@ export interface FaultSeams {
   gateEvents(gate: EmitGate): () => void;
   /** Every accepted answer to a server request, before it reaches the turn that waits for it. */
   gateAnswers(gate: AnswerGate): () => void;
+  /** The rules of gated mode a fault may switch off (they matter only when the gateway runs gated). */
+  readonly auth: AuthRelaxations;
   readonly contracts: ContractSet;
   readonly validators: SchemaValidators;
   readonly legacyMessages: boolean;

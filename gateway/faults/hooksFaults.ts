@@ -96,7 +96,7 @@ export const HOOKS_FAULTS: readonly GatewayFault[] = [
   {
     name: 'hooks.plugin-error-reaches-client',
     breaks: 'a throwing or over-long session_cleanup plugin makes the session.close that fired it answer -32603',
-    check: 'scenario.hooks-plugin-failure',
+    check: 'oracle.hooks-plugin-isolation',
     install: pluginErrorReachesClient,
   },
 ];

@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { handleAuthRoute } from '../auth/authRoutes.js';
+import type { Admission, GatedAuth } from '../auth/gatedAuth.js';
 import type { GatewayCore } from '../core/gatewayCore.js';
 
 export interface GatewayServerOptions {
@@ -9,8 +11,13 @@ export interface GatewayServerOptions {
   readonly port: number;
   readonly token: string | undefined;
   readonly allowedOrigins: readonly string[] | undefined;
+  /** Gated mode: tickets instead of the token, the Host/Origin guard on every upgrade. */
+  readonly auth?: GatedAuth | undefined;
   readonly log: (line: string) => void;
 }
+
+/** How long a refused connection whose frames a fault dispatches stays open before its 4401. */
+const REFUSED_DISPATCH_MS = 300;
 
 export const WS_PATH = '/api/ws';
 export const RPC_PATH = '/api/rpc';
@@ -19,7 +26,10 @@ const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 /** WebSocket `/api/ws` and HTTP `POST /api/rpc` in front of one {@link GatewayCore}. */
 export class GatewayServer {
   private readonly http: Server;
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  /** The subprotocol gated admission selected for an upgrade request. */
+  private readonly selected = new WeakMap<IncomingMessage, string | false>();
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, handleProtocols: (_offered, request) => this.selected.get(request) ?? false });
+  private bound = { host: '127.0.0.1', port: 0 };
 
   constructor(
     private readonly core: GatewayCore,
@@ -34,7 +44,9 @@ export class GatewayServer {
       this.http.once('error', reject);
       this.http.listen(this.options.port, this.options.host, () => {
         this.http.off('error', reject);
-        resolve(this.http.address() as AddressInfo);
+        const address = this.http.address() as AddressInfo;
+        this.bound = { host: this.options.host, port: address.port };
+        resolve(address);
       });
     });
   }
@@ -57,6 +69,7 @@ export class GatewayServer {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
       return;
     }
+    if (this.options.auth) return this.onGatedUpgrade(this.options.auth, request, socket, head, url);
     this.wss.handleUpgrade(request, socket, head, (ws) => {
       // Refusals are close codes after the handshake, as Hermes does: 4401 token, 4403 origin.
       if (this.options.token !== undefined && url.searchParams.get('token') !== this.options.token) {
@@ -71,12 +84,45 @@ export class GatewayServer {
     });
   }
 
-  private attach(ws: WebSocket, origin: string | undefined): void {
+  /**
+   * Gated mode: the credential first (4401), then Host/Origin (4403), as the dashboard's pre-accept guard. A refusal
+   * completes the upgrade only to deliver its close code; when no offered protocol can be selected it is an HTTP 401.
+   */
+  private onGatedUpgrade(auth: GatedAuth, request: IncomingMessage, socket: Duplex, head: Buffer, url: URL): void {
+    const admission = auth.admit(request, url, this.bound, this.options.allowedOrigins ?? []);
+    if (!admission.admitted && admission.subprotocol === false && request.headers['sec-websocket-protocol']) {
+      this.options.log(`upgrade refused (${admission.reason})`);
+      socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    this.selected.set(request, admission.subprotocol);
+    this.wss.handleUpgrade(request, socket, head, (ws) => {
+      if (admission.admitted) {
+        auth.connectionOpened();
+        this.attach(ws, request.headers.origin);
+        return;
+      }
+      this.refuse(ws, admission, request.headers.origin);
+    });
+  }
+
+  private refuse(ws: WebSocket, admission: Extract<Admission, { admitted: false }>, origin: string | undefined): void {
+    this.options.log(`upgrade refused ${admission.code} (${admission.reason})`);
+    const reason = `auth: ${admission.reason}`.slice(0, 120);
+    if (!this.core.seams.auth.has('dispatch-refused-frames')) {
+      ws.close(admission.code, reason);
+      return;
+    }
+    this.attach(ws, origin, { silent: true });
+    setTimeout(() => ws.close(admission.code, reason), REFUSED_DISPATCH_MS);
+  }
+
+  private attach(ws: WebSocket, origin: string | undefined, options: { silent?: boolean } = {}): void {
     const connection = this.core.connect({
       kind: 'ws',
       ...(origin !== undefined ? { origin } : {}),
       send: (text) => {
-        if (ws.readyState === ws.OPEN) ws.send(text);
+        if (ws.readyState === ws.OPEN && !options.silent) ws.send(text);
       },
       close: (code, reason) => ws.close(code, reason),
     });
@@ -89,6 +135,8 @@ export class GatewayServer {
   }
 
   private authorised(request: IncomingMessage, url: URL): boolean {
+    // Gated mode: REST calls carry the dashboard session, never the legacy token.
+    if (this.options.auth) return this.options.auth.userOf(request) !== undefined;
     const token = this.options.token;
     if (token === undefined) return true;
     if (url.searchParams.get('token') === token) return true;
@@ -101,6 +149,7 @@ export class GatewayServer {
       response.writeHead(status, body === undefined ? headers : { 'content-type': 'application/json', ...headers });
       response.end(body);
     };
+    if (await handleAuthRoute(this.options.auth, request, url.pathname, reply)) return;
     if (url.pathname !== RPC_PATH) return reply(404, JSON.stringify({ error: 'not found' }));
     if (request.method !== 'POST') return reply(405, JSON.stringify({ error: 'method not allowed' }), { allow: 'POST' });
     if (!this.authorised(request, url)) return reply(401, JSON.stringify({ error: 'unauthorized' }));

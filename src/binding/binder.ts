@@ -1,6 +1,6 @@
 import type { EventFilter } from '../client/eventLog.js';
 import { describeOutcome, type Exchange, type GatewayEventParams, HarnessError, isJsonObject, type JsonObject, type JsonValue, outcomeOf } from '../../core/index.js';
-import { type BindingRules, type BindingStep, type MethodBinding, resourcesNamedBy } from './bindingRules.js';
+import { type BindingRules, type BindingStep, type MethodBinding, methodBindingOf, resourcesNamedBy } from './bindingRules.js';
 
 /** What the binder needs from a connection (the WebSocket client; HTTP targets have no events). */
 export interface RpcCaller {
@@ -53,7 +53,7 @@ export class Binder {
   }
 
   methodBinding(method: string): MethodBinding | undefined {
-    return this.rules.methods[method];
+    return methodBindingOf(this.rules, method);
   }
 
   resource(name: string): Promise<JsonObject> {
@@ -74,7 +74,7 @@ export class Binder {
 
   /** Like bind, and also says which fields were replaced by which template (replay files re-bind them). */
   async bindTraced(method: string, payload: JsonValue): Promise<{ payload: JsonValue; substitutions: Record<string, string> }> {
-    const binding = this.rules.methods[method];
+    const binding = this.methodBinding(method);
     if (!binding || !isJsonObject(payload)) return { payload, substitutions: {} };
     const scope: Scope = {};
     for (const name of resourcesNamedBy(binding)) scope[name] = await this.resource(name);

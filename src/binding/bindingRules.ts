@@ -33,8 +33,15 @@ export interface BindingRules {
   origin: string;
   resources: Record<string, ResourceRule>;
   methods: Record<string, MethodBinding>;
+  /** The binding of every method `methods` does not name (e.g. bind a present `session_id` to a live session). */
+  otherMethods?: MethodBinding;
   /** Event names that the events suite drives and observes, with the methods that produce them. */
   eventDrivers: BindingStep[];
+}
+
+/** The binding that applies to `method`: its own, else `otherMethods`. */
+export function methodBindingOf(rules: BindingRules, method: string): MethodBinding | undefined {
+  return Object.hasOwn(rules.methods, method) ? rules.methods[method] : rules.otherMethods;
 }
 
 export const NO_BINDINGS: BindingRules = { origin: '(none)', resources: {}, methods: {}, eventDrivers: [] };
@@ -88,8 +95,10 @@ export function parseBindingRules(document: unknown, origin: string): BindingRul
     if (!isJsonObject(raw)) fail(origin, `/methods/${name}`, 'a method binding is an object');
     methods[name] = raw as MethodBinding;
   }
+  const other = document['otherMethods'];
+  if (other !== undefined && !isJsonObject(other)) fail(origin, '/otherMethods', 'a method binding is an object');
   const drivers = Array.isArray(document['eventDrivers']) ? document['eventDrivers'] : [];
-  return { origin, resources, methods, eventDrivers: drivers.map((step, index) => stepOf(origin, `/eventDrivers/${index}`, step)) };
+  return { origin, resources, methods, ...(other ? { otherMethods: other as MethodBinding } : {}), eventDrivers: drivers.map((step, index) => stepOf(origin, `/eventDrivers/${index}`, step)) };
 }
 
 export function loadBindingRules(path: string): BindingRules {

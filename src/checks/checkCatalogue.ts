@@ -2,7 +2,7 @@
  * The check catalogue. Check ids are public API: they are matrix columns, baseline keys and `@check:` tags.
  * Rename only with a migration note in the README.
  */
-export type CheckArea = 'envelope' | 'params' | 'result' | 'event' | 'server-request' | 'scenario' | 'skew';
+export type CheckArea = 'envelope' | 'params' | 'result' | 'event' | 'server-request' | 'scenario' | 'skew' | 'stateful' | 'auth';
 
 export interface CheckDefinition {
   readonly id: string;
@@ -26,6 +26,7 @@ export const CHECKS = define([
   { id: 'envelope.invalid-request', area: 'envelope', subject: 'connection', title: 'malformed request is refused', rule: 'Wrong jsonrpc, missing method or a non-object frame never succeeds and the connection survives.' },
   { id: 'envelope.id-types', area: 'envelope', subject: 'connection', title: 'ids of every JSON type', rule: 'String, integer and fractional ids are echoed exactly.' },
   { id: 'envelope.batch', area: 'envelope', subject: 'connection', title: 'batch array', rule: 'A JSON array frame is answered per profile (Hermes: -32600) and the connection survives.' },
+  { id: 'envelope.error-hygiene', area: 'envelope', subject: 'method', title: 'error answers leak nothing', rule: 'No error answer carries a stack trace, an absolute file-system path or a secret of the run (the token, --secret-env values) in message, data or any other member.' },
   { id: 'envelope.oversized-frame', area: 'envelope', subject: 'connection', title: 'oversized frame', rule: 'An oversized frame gets an error answer or a 1009 close, never a hang or a crash.' },
   // Params.
   { id: 'params.valid-accepted', area: 'params', subject: 'method', title: 'valid payload accepted', rule: 'A contract-valid payload gets a success or a domain error, never a contract rejection, a server error, a dropped socket or silence.' },
@@ -61,16 +62,39 @@ export const CHECKS = define([
   { id: 'server-request.answer-accepted', area: 'server-request', subject: 'server-request', title: 'a valid answer lets the turn finish', rule: 'A schema-valid answer lets the turn that asked finish without an error event.' },
   { id: 'server-request.cancel', area: 'server-request', subject: 'server-request', title: 'an unanswered request is withdrawn once', rule: 'An unanswered server request gets exactly one request.cancel with the same id and method when its session closes.' },
   { id: 'server-request.open-on-resume', area: 'server-request', subject: 'server-request', title: 'open requests survive a drop', rule: 'After a dropped connection, session.resume lists the unanswered request in open_requests, and answering it on the new connection lets the turn finish.' },
+  // The auth boundary of a gated dashboard (row `(auth)`): refused means closed (4401/4403) or refused at the handshake, with no frame answered.
+  { id: 'auth.missing-refused', area: 'auth', subject: 'connection', title: 'no credential refused', rule: 'An upgrade without any credential is refused before any JSON-RPC frame is answered.' },
+  { id: 'auth.wrong-refused', area: 'auth', subject: 'connection', title: 'unknown ticket refused', rule: 'A ticket the dashboard never minted is refused (4401) before any frame is answered.' },
+  { id: 'auth.reused-refused', area: 'auth', subject: 'connection', title: 'used ticket refused', rule: 'A ticket that already opened a connection is refused the second time: tickets are single-use.' },
+  { id: 'auth.expired-refused', area: 'auth', subject: 'connection', title: 'expired ticket refused', rule: 'A ticket presented after its ttl_seconds is refused (n/a when the TTL cannot be waited out within the budget).' },
+  { id: 'auth.legacy-token-refused', area: 'auth', subject: 'connection', title: 'legacy token refused', rule: 'In gated mode the legacy ?token= is refused, even the right one.' },
+  { id: 'auth.ticket-protocol-alone-refused', area: 'auth', subject: 'connection', title: 'ticket protocol without hermes-gateway-v1 refused', rule: 'A hermes-gateway-ticket.<t> subprotocol offered without hermes-gateway-v1 is refused.' },
+  { id: 'auth.two-ticket-protocols-refused', area: 'auth', subject: 'connection', title: 'two ticket protocols refused', rule: 'An offer with two ticket-bearing subprotocols is refused, whichever ticket is good.' },
+  { id: 'auth.selected-protocol', area: 'auth', subject: 'connection', title: 'selected subprotocol is hermes-gateway-v1', rule: 'A ticket presented as subprotocols is accepted and the server selects exactly hermes-gateway-v1, never the ticket-bearing protocol.' },
+  { id: 'auth.foreign-origin-refused', area: 'auth', subject: 'connection', title: 'foreign Origin refused', rule: 'An upgrade with a fresh ticket but an Origin that is not the bound host is refused (4403).' },
+  { id: 'auth.refused-reaches-no-session', area: 'auth', subject: 'connection', title: 'nothing of a refused connection reaches a session', rule: 'A session.create sent on refused connections creates nothing: session.list and session.active_list on a valid connection show no such session.' },
   // Scenarios: session hooks (extension).
   { id: 'scenario.hooks-cleanup-exception', area: 'scenario', subject: 'scenario', title: 'cleanup carries the exception', rule: 'An abnormal disconnect with close_on_disconnect gives one cleanup with ConnectionClosed and the committed count.' },
   { id: 'scenario.hooks-normal-close', area: 'scenario', subject: 'scenario', title: 'normal close cleanup', rule: 'session.close gives one cleanup with exception null and the count kept.' },
   { id: 'scenario.hooks-reset', area: 'scenario', subject: 'scenario', title: 'reset hook', rule: 'session.reset fires session_reset with the previous context and restarts the count.' },
   { id: 'scenario.hooks-build-failure', area: 'scenario', subject: 'scenario', title: 'build failure cleanup', rule: 'A failed agent build emits error then cleanup with AgentBuildError carrying the same message.' },
   { id: 'scenario.hooks-once', area: 'scenario', subject: 'scenario', title: 'cleanup at most once', rule: 'A second close emits no second cleanup.' },
-  { id: 'scenario.hooks-plugin-failure', area: 'scenario', subject: 'scenario', title: 'failing cleanup plugin is invisible', rule: 'A throwing cleanup plugin changes nothing the client sees.' },
+  // Stateful runs: random call sequences judged by a model of the contract, or against the reference gateway.
+  { id: 'stateful.model', area: 'stateful', subject: 'scenario', title: 'call sequences keep the model', rule: "Every command of a random call sequence answers what the model of the session contract predicts (the model's rules, README \"Stateful runs\")." },
+  { id: 'stateful.differential', area: 'stateful', subject: 'scenario', title: 'call sequences agree with the reference', rule: 'The same random call sequence run in lockstep on the target and on a fresh reference gateway gives the same outcome class and tracked fields at every step (ids and timestamps normalised).' },
 ] as const);
 
 export type CheckId = (typeof CHECKS)[number]['id'];
+
+/**
+ * Rules of the reference gateway itself, proven in test/ rather than judged in the matrix: no target but the
+ * reference gateway can be started with plugins, so a matrix cell would only ever judge the project's own siblings.
+ * `oracle.hooks-plugin-isolation` was the matrix check `scenario.hooks-plugin-failure` (see the README's migration notes).
+ */
+export const ORACLE_RULES = ['oracle.hooks-plugin-isolation'] as const;
+export type OracleRuleId = (typeof ORACLE_RULES)[number];
+/** What a violation can name: a matrix check, or a rule of the oracle. */
+export type RuleId = CheckId | OracleRuleId;
 
 const BY_ID = new Map<string, CheckDefinition>(CHECKS.map((check) => [check.id, check]));
 

@@ -16,8 +16,8 @@ export function classifyExchange(exchange: Exchange, profile: ContractProfile): 
     case 'error':
       if (outcome.code === -32601) return 'unknown-method';
       if (profile.isContractRejection(outcome.code)) return 'contract-rejection';
-      if (profile.isServerError(outcome.code)) return 'server-error';
-      return profile.isDomainError(outcome.code) ? 'domain-error' : 'server-error';
+      // Domain rules first: a method's declared errors and a profile's own codes win over the reserved ranges.
+      return profile.isDomainError(outcome.code, outcome.message) ? 'domain-error' : 'server-error';
   }
 }
 

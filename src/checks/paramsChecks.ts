@@ -17,13 +17,22 @@ export function checkValidAccepted(exchange: Exchange, profile: ContractProfile)
     malformed: 'an unparseable answer',
   };
   const domain = profile.name === 'hermes' ? 'a domain error (4001–4999)' : 'a domain error (a code outside the reserved -32768..-32000 range)';
+  const outcome = outcomeOf(exchange);
+  const implementationDefined =
+    kind === 'server-error' && outcome.kind === 'error' && outcome.code >= -32099 && outcome.code <= -32000
+      ? ` (${outcome.code} is in -32000..-32099, implementation-defined server errors in JSON-RPC 2.0 §5.1; if it is this method's domain error, declare it in the method's \`errors\` or name it in a --profile file)`
+      : '';
   return [
     violation(
       'params.valid-accepted',
-      `${exchange.method}: a contract-valid payload got ${reasons[kind] ?? kind}: ${describeExchange(exchange)}; valid input must get a success or ${domain}`,
+      `${exchange.method}: a contract-valid payload got ${reasons[kind] ?? kind}: ${describeExchange(exchange)}${implementationDefined}; valid input must get a success or ${domain}${declaredText(profile)}`,
       exchange.id,
     ),
   ];
+}
+
+function declaredText(profile: ContractProfile): string {
+  return profile.declaredErrorCodes?.length ? ` or one of the errors the method declares (${profile.declaredErrorCodes.join(', ')})` : '';
 }
 
 /** `params.unknown-key-rejected`: a closed model refuses an unknown key with the profile's code and a message naming its path. */

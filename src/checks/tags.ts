@@ -23,6 +23,8 @@ export const ANNOTATION = {
   /** Baseline reason when the cell is an expected failure. */
   baseline: 'contract-gate.baseline',
   seed: 'contract-gate.seed',
+  /** The cell was not judged (the target went down or became slow before it): not-run with this reason. */
+  notRun: 'contract-gate.not-run',
 } as const;
 
 /** Names a cell reports as reached, by kind: plain for methods, `event:` and `server-request:` prefixed for the others. */

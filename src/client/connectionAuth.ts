@@ -1,3 +1,4 @@
+import { HarnessError } from '../../core/index.js';
 import type { Transport } from './transport.js';
 
 /** What one connection presents to the target, and what must never appear in any text the harness writes. */
@@ -45,7 +46,7 @@ export function noAuth(): ConnectionAuth {
 function urlCarriesCredential(target: string): boolean {
   try {
     const { searchParams } = new URL(target);
-    return searchParams.has('token') || searchParams.has('ticket');
+    return searchParams.has('token') || searchParams.has('ticket') || searchParams.has('internal');
   } catch {
     return false;
   }
@@ -67,4 +68,76 @@ export function tokenAuth(token: string): ConnectionAuth {
 /** The auth of the `token` option: the token kind for a non-empty token, none otherwise. */
 export function authFor(options: { auth?: ConnectionAuth; token?: string }): ConnectionAuth {
   return options.auth ?? (options.token ? tokenAuth(options.token) : noAuth());
+}
+
+/** The stable public subprotocol of the Hermes gateway; the only one a server may select. */
+export const GATEWAY_PROTOCOL = 'hermes-gateway-v1';
+/** A subprotocol `hermes-gateway-ticket.<ticket>` carries a ticket; it is a credential, never selected. */
+export const TICKET_PROTOCOL_PREFIX = 'hermes-gateway-ticket.';
+
+/** How a ticket travels on the upgrade: `?ticket=` or the subprotocol pair. */
+export type TicketPresentation = 'query' | 'subprotocol';
+
+/** Where tickets come from: a dashboard login, an existing session, or a command of the user's. */
+export interface TicketSource {
+  /** How the source logs in, for messages ("basic login as ci", "the session cookie of $VAR", …). */
+  readonly describe: string;
+  /** One fresh single-use ticket for a connection to `target`; fails with AUTH_FAILED and the HTTP status. */
+  mint(target: string): Promise<MintedTicket>;
+  /** The headers that authenticate REST calls to `target`'s dashboard (its session cookie), when the source has one. */
+  sessionHeaders?(target: string): Promise<Record<string, string>>;
+  /** Long-lived secrets the source holds (password, cookie), redacted beside each ticket. */
+  readonly secrets: readonly string[];
+}
+
+export interface MintedTicket {
+  readonly ticket: string;
+  /** How long the ticket stays valid, when the source says (`ttl_seconds` of the ticket endpoint). */
+  readonly ttlSeconds: number | undefined;
+}
+
+/** The subprotocols that present `ticket`: the public protocol first, then the ticket-bearing one. */
+export function ticketProtocols(ticket: string): string[] {
+  return [GATEWAY_PROTOCOL, `${TICKET_PROTOCOL_PREFIX}${ticket}`];
+}
+
+/**
+ * Hermes gated mode: a fresh single-use ticket for every connection, as `?ticket=` or as subprotocols. With the
+ * subprotocol presentation the server must select exactly `hermes-gateway-v1`; anything else (the ticket-bearing
+ * protocol echoed back, nothing) vetoes the connection. HTTP requests carry the source's session instead.
+ */
+export function ticketAuth(source: TicketSource, via: TicketPresentation): ConnectionAuth & { readonly minted: () => number } {
+  let minted = 0;
+  return {
+    kind: 'ticket',
+    minted: () => minted,
+    present: async ({ transport, target }) => {
+      const secrets = [...source.secrets];
+      if (transport === 'stdio') return { secrets };
+      if (transport === 'http') {
+        if (!source.sessionHeaders) throw new HarnessError('USAGE', `an HTTP target in gated mode is called with a dashboard session: ${source.describe} has none; use --login basic or --cookie-env`);
+        return { headers: await source.sessionHeaders(target), secrets };
+      }
+      const { ticket } = await source.mint(target);
+      minted++;
+      secrets.push(ticket);
+      return via === 'query' ? { query: { ticket }, secrets } : { subprotocols: ticketProtocols(ticket), secrets };
+    },
+    refuse: ({ transport, selectedProtocol }) => {
+      if (transport !== 'ws' || via !== 'subprotocol' || selectedProtocol === GATEWAY_PROTOCOL) return undefined;
+      return `the server selected subprotocol "${selectedProtocol ?? ''}", not ${GATEWAY_PROTOCOL}`;
+    },
+  };
+}
+
+/** A server-spawned client's process-lifetime credential: `?internal=` on every connection. */
+export function internalAuth(credential: string): ConnectionAuth {
+  return {
+    kind: 'internal',
+    present: ({ transport, target }) => {
+      const secrets = [credential];
+      if (transport === 'ws' && !urlCarriesCredential(target)) return Promise.resolve({ query: { internal: credential }, secrets });
+      return Promise.resolve({ secrets });
+    },
+  };
 }

@@ -1,6 +1,24 @@
 export { type Clock, systemClock, type TimerHandle } from './clock.js';
 export { splitCommandLine } from './commandLine.js';
-export { authFor, noAuth, tokenAuth, type ConnectionAttempt, type ConnectionAuth, type ConnectionCredentials, type OpenedConnectionInfo } from './connectionAuth.js';
+export {
+  authFor,
+  GATEWAY_PROTOCOL,
+  internalAuth,
+  noAuth,
+  TICKET_PROTOCOL_PREFIX,
+  ticketAuth,
+  ticketProtocols,
+  tokenAuth,
+  type ConnectionAttempt,
+  type ConnectionAuth,
+  type ConnectionCredentials,
+  type MintedTicket,
+  type OpenedConnectionInfo,
+  type TicketPresentation,
+  type TicketSource,
+} from './connectionAuth.js';
+export { AUTH_MODES, connectionAuthFrom, describeAuth, secretFromEnv, ticketSourceFor, type AuthSettings, type TicketLogin } from './authSettings.js';
+export { commandTicketSource, dashboardBase, DashboardLogin, fetchAuthStatus, type AuthStatus, type DashboardCredentials } from './dashboardLogin.js';
 export { connectTarget, type ConnectTargetOptions } from './connectTarget.js';
 export { EventLog, type EventFilter, type RecordedEvent } from './eventLog.js';
 export { FlowControl, type FlowControlOptions, type FlowSlot, type SlotOutcome } from './flowControl.js';
@@ -33,3 +51,4 @@ export { fileTranscriptSink, type TranscriptSink } from './transcriptSink.js';
 export { type Transport, type TransportClose, type TransportFrame } from './transport.js';
 export { WebSocketTransport } from './wsTransport.js';
 export { ResilientCaller } from './resilientCaller.js';
+export { probeUpgrade, type UpgradeAttempt, type UpgradeOutcome } from './upgradeProbe.js';

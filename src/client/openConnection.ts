@@ -28,8 +28,9 @@ function learnSecrets(redactor: Redactor, transcript: Transcript, credentials: C
   transcript.addSecrets(credentials.secrets);
 }
 
-function refusalHint(code: number): string {
-  if (code === 4401) return '; the token was refused: check --token-env';
+function refusalHint(code: number, kind: string): string {
+  if (code === 4401 && kind === 'token') return '; the token was refused: check --token-env (a gated dashboard refuses the legacy token: use --auth ticket)';
+  if (code === 4401) return `; the ${kind} credential was refused`;
   if (code === 4403) return '; the origin or the request was refused';
   return '';
 }
@@ -100,7 +101,7 @@ export async function openConnection(options: ConnectionOptions): Promise<Opened
   if (early) {
     throw new HarnessError(
       'GATEWAY_UNREACHABLE',
-      `${shown} closed the connection right after the handshake (code ${early.code}${early.reason ? ` "${redactor.redact(early.reason)}"` : ''})${refusalHint(early.code)}`,
+      `${shown} closed the connection right after the handshake (code ${early.code}${early.reason ? ` "${redactor.redact(early.reason)}"` : ''})${refusalHint(early.code, auth.kind)}`,
     );
   }
   return { protocol, ready };

@@ -22,8 +22,8 @@ export class Redactor {
       const encoded = encodeURIComponent(secret);
       if (encoded !== secret) out = out.split(encoded).join(REDACTED);
     }
-    // Any token/ticket query parameter, even one we were not told about.
-    return out.replace(/([?&](?:token|ticket)=)[^&#\s"']+/gi, `$1${REDACTED}`);
+    // Any token/ticket/internal query parameter or ticket-bearing subprotocol, even one we were not told about.
+    return out.replace(/([?&](?:token|ticket|internal)=)[^&#\s"']+/gi, `$1${REDACTED}`).replace(/(hermes-gateway-ticket\.)[^,\s"']+/g, `$1${REDACTED}`);
   }
 
   /** Redacts a URL for display. */

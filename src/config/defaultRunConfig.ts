@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { DEFAULT_CONTRACT, HOOKS_EXTENSION, PACKAGE_ROOT } from './packagePaths.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_RUNS, type RunConfig } from './runConfig.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_RUNS, DEFAULT_STATEFUL_RUNS, DEFAULT_STATEFUL_STEPS, type RunConfig } from './runConfig.js';
 import { runConfigFromEnv } from './runConfigFile.js';
 
 /** What a bare `npx playwright test -c dist/playwright.config.js` runs: the embedded gateway with defaults. */
@@ -24,6 +24,9 @@ export function defaultRunConfig(): RunConfig {
     shard: undefined,
     workers: undefined,
     requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS,
+    statefulRuns: DEFAULT_STATEFUL_RUNS,
+    statefulSteps: DEFAULT_STATEFUL_STEPS,
+    statefulDirectives: false,
   };
 }
 

@@ -1,4 +1,6 @@
 import { HarnessError } from '../../core/index.js';
+import type { AuthSettings } from '../client/authSettings.js';
+import { decodeAuthSettings } from './authSettingsCodec.js';
 
 /**
  * Everything one run of the conformance suites needs, decided once by the CLI and written as a file into the
@@ -15,7 +17,8 @@ export interface RunConfig {
   readonly extensions: readonly string[];
   /** The contract of the clients in the field (`--client-contract`). */
   readonly clientContract: string | undefined;
-  readonly profile: 'hermes' | 'json-rpc';
+  /** A built-in profile (`hermes`, `json-rpc`) or the absolute path of a profile file (`--profile FILE`). */
+  readonly profile: string;
   /** Identifier binding rules: a file, `none`, or `auto` (bindings.json beside a Hermes contract). */
   readonly bindings: string;
   readonly seed: number;
@@ -33,6 +36,26 @@ export interface RunConfig {
   readonly shard: Shard | undefined;
   readonly workers: number | undefined;
   readonly requestTimeoutMs: number;
+  /** Requests outstanding at once over the whole run (`--max-in-flight`, default 4), split over the workers. */
+  readonly maxInFlight?: number;
+  /** Requests per second over the whole run (`--rate`). */
+  readonly ratePerSecond?: number;
+  /** How long a timed-out target may take to answer a probe again before it counts as slow (`--drain-limit`). */
+  readonly drainLimitMs?: number;
+  /** Names of environment variables whose values no answer may carry (`--secret-env`); redacted like the token. */
+  readonly secretEnv?: readonly string[];
+  /** Random call sequences per stateful check (`--stateful-runs`). */
+  readonly statefulRuns: number;
+  /** At most this many calls per sequence (`--stateful-steps`). */
+  readonly statefulSteps: number;
+  /** Sequences may use the reference-only directives (`/slow`, `/request`) on an external target too. */
+  readonly statefulDirectives: boolean;
+  /** How every connection authenticates (`--auth`); absent: the legacy token of `tokenEnv` (loopback mode). */
+  readonly auth?: AuthSettings;
+  /** The embedded reference gateway runs in gated mode (`--embedded-auth gated`); absent: loopback. */
+  readonly embeddedAuth?: 'gated';
+  /** The `(auth)` row runs even when the target is not gated (`--auth-checks`). */
+  readonly authChecks?: boolean;
 }
 
 export type RunTarget =
@@ -48,6 +71,11 @@ export interface Shard {
 
 export const DEFAULT_RUNS = 100;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
+/** A cell's time limit unless it declares its own (both runners: Playwright's `timeout`, the in-process runner). */
+export const CELL_TIMEOUT_MS = 120_000;
+/** Chosen so that both stateful cells stay within about 20 s on the session-lifecycle contract. */
+export const DEFAULT_STATEFUL_RUNS = 25;
+export const DEFAULT_STATEFUL_STEPS = 40;
 
 type Raw = Record<string, unknown>;
 
@@ -111,6 +139,28 @@ function shardOf(raw: Raw | undefined, origin: string): Shard | undefined {
   return shard;
 }
 
+function optionalIntegers(read: Reader, raw: Raw, fields: ReadonlyArray<'maxInFlight' | 'ratePerSecond' | 'drainLimitMs'>): Partial<RunConfig> {
+  const out: Record<string, number> = {};
+  for (const field of fields) {
+    const value = read.optionalInteger(field, 1);
+    if (value !== undefined && raw[field] !== undefined) out[field] = value;
+  }
+  return out;
+}
+
+function authFields(raw: Raw, read: Reader, origin: string): Pick<RunConfig, 'auth' | 'embeddedAuth' | 'authChecks'> {
+  const auth = decodeAuthSettings(raw['auth'], origin);
+  const embeddedAuth = raw['embeddedAuth'];
+  if (embeddedAuth !== undefined && embeddedAuth !== 'gated') read.fail('embeddedAuth', '"gated" or absent');
+  const authChecks = raw['authChecks'] === undefined ? undefined : read.boolean('authChecks');
+  return { ...(auth ? { auth } : {}), ...(embeddedAuth ? { embeddedAuth } : {}), ...(authChecks !== undefined ? { authChecks } : {}) };
+}
+
+/** Whether the run's target is gated: the harness authenticates with tickets or the internal credential. */
+export function targetIsGated(config: RunConfig): boolean {
+  return config.auth !== undefined && config.auth.mode !== 'token';
+}
+
 /** The configuration as text (the file the CLI writes). */
 export function encodeRunConfig(config: RunConfig): string {
   return `${JSON.stringify(config, null, 2)}\n`;
@@ -128,7 +178,7 @@ export function decodeRunConfig(text: string, origin: string): RunConfig {
   const read = new Reader(raw as Raw, origin);
   if ((raw as Raw)['version'] !== 1) read.fail('version', '1 (written by this version of contract-gate)');
   const profile = (raw as Raw)['profile'];
-  if (profile !== 'hermes' && profile !== 'json-rpc') read.fail('profile', '"hermes" or "json-rpc"');
+  if (typeof profile !== 'string' || profile === '') read.fail('profile', '"hermes", "json-rpc" or the path of a profile file');
   const grep = read.optionalString('grep');
   if (grep !== undefined) {
     try {
@@ -156,5 +206,11 @@ export function decodeRunConfig(text: string, origin: string): RunConfig {
     shard: shardOf((raw as Raw)['shard'] === undefined ? undefined : read.object('shard'), origin),
     workers: read.optionalInteger('workers', 1),
     requestTimeoutMs: read.integer('requestTimeoutMs', 1),
+    ...((raw as Raw)['secretEnv'] === undefined ? {} : { secretEnv: read.strings('secretEnv') }),
+    ...optionalIntegers(read, raw as Raw, ['maxInFlight', 'ratePerSecond', 'drainLimitMs']),
+    statefulRuns: read.optionalInteger('statefulRuns', 1) ?? DEFAULT_STATEFUL_RUNS,
+    statefulSteps: read.optionalInteger('statefulSteps', 1) ?? DEFAULT_STATEFUL_STEPS,
+    statefulDirectives: (raw as Raw)['statefulDirectives'] === undefined ? false : read.boolean('statefulDirectives'),
+    ...authFields(raw as Raw, read, origin),
   };
 }

@@ -1,6 +1,6 @@
 import { allOptionalValue, minimalValue } from '../../fuzz/index.js';
 import { Binder, type RpcCaller } from '../binding/binder.js';
-import type { BindingRules } from '../binding/bindingRules.js';
+import { type BindingRules, methodBindingOf } from '../binding/bindingRules.js';
 import { classifyExchange, describeExchange } from '../checks/outcomeClass.js';
 import type { ContractProfile } from '../checks/profile.js';
 import { violation, type Violation } from '../checks/violation.js';
@@ -51,7 +51,7 @@ export async function runClientContractGate(input: {
 }): Promise<ClientGateResult> {
   const { client, method, profile, caller } = input;
   const binder = new Binder(input.rules, caller, input.timeoutMs);
-  const fresh = input.rules.methods[method.name]?.fresh === true;
+  const fresh = methodBindingOf(input.rules, method.name)?.fresh === true;
   const violations: Violation[] = [];
   const breaks: string[] = [];
   const payloads = clientPayloads(client, method);

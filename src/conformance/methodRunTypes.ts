@@ -65,6 +65,7 @@ export const METHOD_CHECKS = [
   'envelope.id-echo',
   'envelope.result-xor-error',
   'envelope.error-shape',
+  'envelope.error-hygiene',
 ] as const satisfies readonly CheckId[];
 
 export type MethodCheckId = (typeof METHOD_CHECKS)[number];

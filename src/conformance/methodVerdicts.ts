@@ -4,7 +4,8 @@ import { checkInvalidNotAccepted, checkUnknownKeyRejected, checkUnknownKeyTolera
 import type { ContractProfile } from '../checks/profile.js';
 import { checkResultSchema } from '../checks/resultChecks.js';
 import { violation, type Violation } from '../checks/violation.js';
-import { outcomeOf, type Exchange } from '../../core/index.js';
+import { isJsonObject, outcomeOf, type Exchange } from '../../core/index.js';
+import { checkErrorHygiene } from '../checks/errorHygiene.js';
 import type { SchemaCheck } from '../contracts/schemaValidators.js';
 import type { SetupFailure } from './caseSender.js';
 import type { CaseRecord, CheckVerdict, MethodCheckId } from './methodRunTypes.js';
@@ -19,6 +20,18 @@ export interface VerdictInputs {
   unsatisfiable?: string;
   /** Exchanges never sent because the target had stopped answering; they are counted, not judged. */
   notSent?: (exchange: Exchange) => boolean;
+  /** Values of the run that no answer may carry (the token, --secret-env values). */
+  secrets?: readonly string[];
+  /** OpenRPC's paramStructure as declared, to say which structure a rejected payload used. */
+  declaredStructure?: 'by-name' | 'by-position' | 'either';
+}
+
+/** When a valid payload was refused by a contract that allows (or prefers) positional params: say what was sent. */
+function withStructure(violations: Violation[], exchange: Exchange, declared: VerdictInputs['declaredStructure']): Violation[] {
+  if (violations.length === 0 || declared === undefined || declared === 'by-name' || exchange.params === undefined || exchange.params === null) return violations;
+  const sent = Array.isArray(exchange.params) ? 'by-position (an array)' : 'by-name (an object)';
+  const allows = declared === 'either' ? 'either structure (paramStructure absent or "either")' : 'by-position only';
+  return violations.map((v) => ({ ...v, message: `${v.message}; params were sent ${sent}, the contract allows ${allows}` }));
 }
 
 /**
@@ -56,7 +69,11 @@ function judges(inputs: VerdictInputs): Record<MethodCheckId, Judge> {
     nothingToJudge: 'no answer was received to judge',
   });
   return {
-    'params.valid-accepted': { applies: (r) => r.phase === 'valid', judge: (r) => checkValidAccepted(r.exchange, profile), nothingToJudge: 'no valid payload could be sent' },
+    'params.valid-accepted': {
+      applies: (r) => r.phase === 'valid',
+      judge: (r) => withStructure(checkValidAccepted(r.exchange, profile), r.exchange, inputs.declaredStructure),
+      nothingToJudge: 'no valid payload could be sent',
+    },
     'params.unknown-key-rejected': {
       applies: (r) => r.probe?.policy === 'closed',
       judge: (r) => checkUnknownKeyRejected(r.exchange, r.probe?.dottedPath ?? '', profile),
@@ -81,6 +98,11 @@ function judges(inputs: VerdictInputs): Record<MethodCheckId, Judge> {
     'envelope.id-echo': envelope('envelope.id-echo'),
     'envelope.result-xor-error': envelope('envelope.result-xor-error'),
     'envelope.error-shape': envelope('envelope.error-shape'),
+    'envelope.error-hygiene': {
+      applies: (r) => r.exchange.response !== undefined && isJsonObject(r.exchange.response) && r.exchange.response['error'] !== undefined,
+      judge: (r) => checkErrorHygiene(r.exchange, inputs.secrets ?? []),
+      nothingToJudge: 'no error answer was received to judge',
+    },
   };
 }
 
@@ -105,8 +127,9 @@ export function methodVerdicts(inputs: VerdictInputs): Map<CheckId, CheckVerdict
         continue;
       }
       if (setup.length > 0 && applicable.length === 0) {
-        const message = `${inputs.method}: the live objects this method needs could not be created: ${setup[0]?.message ?? ''}`;
-        verdicts.set(check, { check, status: 'fail', detail: message, violations: [{ check, message }], judged: 0 });
+        // Nothing of this method's own rule was judged: the prerequisite failed, which its own cells report.
+        const detail = `not judged: the live objects this method needs could not be created: ${setup[0]?.message ?? ''}`;
+        verdicts.set(check, { check, status: 'n/a', detail, violations: [], judged: 0 });
         continue;
       }
     }

@@ -1,6 +1,6 @@
 import { Binder, type RpcCaller } from '../binding/binder.js';
 import type { BindingRules } from '../binding/bindingRules.js';
-import type { ContractProfile } from '../checks/profile.js';
+import { withDeclaredErrors, type ContractProfile } from '../checks/profile.js';
 import { type Exchange, type JsonSchema, outcomeOf } from '../../core/index.js';
 import type { Contract, ContractMethod } from '../contracts/contractModel.js';
 import type { SchemaCheck, SchemaValidators } from '../contracts/schemaValidators.js';
@@ -26,6 +26,8 @@ export interface RunMethodOptions {
   /** Time budget of the valid phase; fast-check stops early rather than lose the seed to a test timeout. */
   timeLimitMs: number;
   requestTimeoutMs: number;
+  /** Values of the run no answer may carry (envelope.error-hygiene). */
+  secrets?: readonly string[];
 }
 
 /** Seeds differ per method so that methods do not all get the same draws. */
@@ -45,6 +47,7 @@ function lazyCheck(validators: SchemaValidators, schema: JsonSchema): SchemaChec
 export async function runMethod(options: RunMethodOptions): Promise<MethodRunResult> {
   const started = Date.now();
   const { method, contract, validators } = options;
+  const profile = withDeclaredErrors(options.profile, method.errors);
   const resolver = contract.resolver;
   const seed = methodSeed(options.seed, method.name);
   const caller = new SilenceBreaker(options.caller, options.requestTimeoutMs);
@@ -57,7 +60,7 @@ export async function runMethod(options: RunMethodOptions): Promise<MethodRunRes
   const records = [...valid.records, ...probes, ...invalid];
   const validateResult = method.resultSchema === undefined ? undefined : lazyCheck(validators, method.resultSchema);
   const notSent = (exchange: Exchange): boolean => caller.notSent(exchange);
-  const inputs = { method: method.name, profile: options.profile, validateResult, notSent, ...(valid.unsatisfiable ? { unsatisfiable: valid.unsatisfiable } : {}) };
+  const inputs = { method: method.name, profile, secrets: options.secrets ?? [], declaredStructure: method.declaredStructure, validateResult, notSent, ...(valid.unsatisfiable ? { unsatisfiable: valid.unsatisfiable } : {}) };
   const verdicts = methodVerdicts({ ...inputs, records, setupFailures: sender.setupFailures });
   for (const verdict of verdicts.values()) {
     if (verdict.status !== 'fail') continue;

@@ -1,8 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { BindingRules } from '../binding/bindingRules.js';
+import { type BindingRules, methodBindingOf } from '../binding/bindingRules.js';
 import type { CaseRecord, Counterexample } from '../conformance/methodRunTypes.js';
 import { HarnessError, type JsonValue } from '../../core/index.js';
+import type { AuthSettings } from '../client/authSettings.js';
 import type { Redactor } from '../client/redact.js';
 
 export const REPLAY_KIND = 'contract-gate.replay';
@@ -15,7 +16,10 @@ export interface ReplayFile {
   /** Target as recorded (token redacted); `embedded` replays start the reference gateway with `gateway`. */
   target: string;
   embedded: boolean;
-  gateway?: { contracts: string[]; faults: string[]; legacyMessages: boolean };
+  /** `gated`: the embedded gateway ran in gated mode; a replay starts it gated with a login made up for it. */
+  gateway?: { contracts: string[]; faults: string[]; legacyMessages: boolean; gated?: boolean };
+  /** How the run authenticated (variable names only, never a secret); a replay mints its own fresh ticket. */
+  auth?: AuthSettings;
   contracts: string[];
   profile: 'hermes' | 'json-rpc';
   method: string;
@@ -43,6 +47,7 @@ export function buildReplayFile(input: {
   target: string;
   embedded: boolean;
   gateway?: ReplayFile['gateway'];
+  auth?: AuthSettings;
   contracts: string[];
   profile: ReplayFile['profile'];
   check: string;
@@ -53,6 +58,7 @@ export function buildReplayFile(input: {
 }): ReplayFile {
   const { record } = input.counterexample;
   const usedResources = Object.fromEntries(Object.entries(input.bindings.resources));
+  const methodBinding = methodBindingOf(input.bindings, record.exchange.method);
   return {
     kind: REPLAY_KIND,
     version: 1,
@@ -60,6 +66,7 @@ export function buildReplayFile(input: {
     target: input.redactor.redactUrl(input.target),
     embedded: input.embedded,
     ...(input.gateway ? { gateway: input.gateway } : {}),
+    ...(input.auth ? { auth: input.auth } : {}),
     contracts: input.contracts,
     profile: input.profile,
     method: record.exchange.method,
@@ -71,7 +78,7 @@ export function buildReplayFile(input: {
     generated: record.generated,
     payload: record.payload,
     substitutions: record.substitutions,
-    bindings: { resources: usedResources, methods: input.bindings.methods[record.exchange.method] ? { [record.exchange.method]: input.bindings.methods[record.exchange.method]! } : {} },
+    bindings: { resources: usedResources, methods: methodBinding ? { [record.exchange.method]: methodBinding } : {} },
     ...(record.probe ? { probe: { dottedPath: record.probe.dottedPath, policy: record.probe.policy, key: record.probe.key } } : {}),
     ...(record.mutation ? { mutation: record.mutation } : {}),
     observed: {

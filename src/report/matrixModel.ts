@@ -35,11 +35,13 @@ export interface TestVerdict {
  * Severity used when several tests share a cell; the highest wins.
  * - stale and fail fail the gate. stale ranks first because a stale entry is what would hide this cell's
  *   failures on the next run: the baseline must be fixed before the cell can report honestly.
+ * - flaky (passed only on a retry) fails the gate too: a target that answers the same request two ways is not
+ *   conformant, and a retry must never turn that into a pass.
  * - not-run is next: a gap means "unknown", which must never be covered by a known failure or a pass.
  * - known-fail is a real, accepted defect, so it outranks pass.
  * - n/a ranks last: "nothing to check here" says less than any result.
  */
-const SEVERITY: Record<CellStatus, number> = { stale: 5, fail: 4, 'not-run': 3, 'known-fail': 2, pass: 1, 'n/a': 0 };
+const SEVERITY: Record<CellStatus, number> = { stale: 6, fail: 5, flaky: 4, 'not-run': 3, 'known-fail': 2, pass: 1, 'n/a': 0 };
 
 export function statusSeverity(status: CellStatus): number {
   return SEVERITY[status];
@@ -50,7 +52,7 @@ export function worseStatus(a: CellStatus, b: CellStatus): CellStatus {
 }
 
 export function failsGate(status: CellStatus): boolean {
-  return status === 'fail' || status === 'stale';
+  return status === 'fail' || status === 'stale' || status === 'flaky';
 }
 
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
@@ -100,6 +102,8 @@ function classify(record: TestRecord): { status: CellStatus; detail?: string } {
     return { status: 'not-run', detail: 'the test did not run' };
   }
   if (record.status === 'interrupted') return { status: 'not-run', detail: 'interrupted before it finished' };
+  const notRun = note(record, ANNOTATION.notRun);
+  if (notRun && record.outcome === 'skipped') return { status: 'not-run', detail: notRun };
   const expectsFailure = record.expectedStatus === 'failed';
   switch (record.outcome) {
     case 'skipped':
@@ -120,7 +124,7 @@ function classify(record: TestRecord): { status: CellStatus; detail?: string } {
       // A baselined check that failed only on some attempts is still a known failure: removing the entry
       // would turn it into a flaky gate failure, so it must not be reported as passing.
       if (expectsFailure) return { status: 'known-fail', detail: join(baselineReason, 'flaky: passed on one attempt') };
-      return { status: 'pass', detail: join('flaky: passed on retry', detail) };
+      return { status: 'flaky', detail: join('passed only on a retry', detail, errorSummary(record.errors)) };
   }
 }
 
@@ -204,9 +208,9 @@ function coverageOf(cells: readonly MatrixCell[], records: readonly TestRecord[]
 }
 
 export function summarize(cells: readonly MatrixCell[]): MatrixSummary {
-  const summary: MatrixSummary = { pass: 0, fail: 0, knownFail: 0, stale: 0, na: 0, notRun: 0 };
-  const key: Record<CellStatus, keyof MatrixSummary> = { pass: 'pass', fail: 'fail', 'known-fail': 'knownFail', stale: 'stale', 'n/a': 'na', 'not-run': 'notRun' };
-  for (const cell of cells) summary[key[cell.status]]++;
+  const summary: MatrixSummary = { pass: 0, fail: 0, knownFail: 0, stale: 0, na: 0, notRun: 0, flaky: 0 };
+  const key: Record<CellStatus, keyof MatrixSummary> = { pass: 'pass', fail: 'fail', 'known-fail': 'knownFail', stale: 'stale', 'n/a': 'na', 'not-run': 'notRun', flaky: 'flaky' };
+  for (const cell of cells) summary[key[cell.status]] = (summary[key[cell.status]] ?? 0) + 1;
   return summary;
 }
 

@@ -2,9 +2,9 @@
  * The conformance matrix as written to `matrix.json`. The format is public: CI scripts and dashboards read it.
  * Add fields only as optional ones; never rename.
  */
-export type CellStatus = 'pass' | 'fail' | 'known-fail' | 'stale' | 'n/a' | 'not-run';
+export type CellStatus = 'pass' | 'fail' | 'known-fail' | 'stale' | 'n/a' | 'not-run' | 'flaky';
 
-export const CELL_STATUSES: readonly CellStatus[] = ['pass', 'fail', 'known-fail', 'stale', 'n/a', 'not-run'];
+export const CELL_STATUSES: readonly CellStatus[] = ['pass', 'fail', 'known-fail', 'stale', 'n/a', 'not-run', 'flaky'];
 
 export interface MatrixCell {
   /** The subject: a contract method, an event name or a scenario name (the `@method:` tag). */
@@ -33,6 +33,30 @@ export interface MatrixSummary {
   stale: number;
   na: number;
   notRun: number;
+  /** Cells that passed only on a retry (absent in matrices written before the status existed). */
+  flaky?: number;
+}
+
+/** The target stopped accepting connections during the run (written once, by the cell that saw it first). */
+export interface TargetDown {
+  subject: string;
+  check: string;
+  /** The last frame(s) the cell sent before the target went away, redacted and clipped. */
+  frame: string;
+  /** Report-relative replay file that sends those frames to a fresh target. */
+  replay?: string;
+  /** ISO 8601 time at which the target was found down. */
+  at: string;
+  /** `down`: no longer accepts connections; `slow`: stopped answering a cheap probe within the drain limit. */
+  kind?: 'down' | 'slow';
+}
+
+/** What the run sent, as seen by its flow control (added up over the workers). */
+export interface MatrixTraffic {
+  requestsSent: number;
+  /** The most requests one worker had outstanding at once (each worker's cap is its share of --max-in-flight). */
+  peakInFlight: number;
+  timeouts: number;
 }
 
 export interface MatrixCoverage {
@@ -76,4 +100,7 @@ export interface Matrix extends MatrixRun {
   /** Sorted by subject, then by the check's position in the catalogue. */
   cells: MatrixCell[];
   coverage: MatrixCoverage;
+  /** Present when the target went down (or became slow) during the run; every cell after it is not-run. */
+  targetDown?: TargetDown;
+  traffic?: MatrixTraffic;
 }

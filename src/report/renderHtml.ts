@@ -1,6 +1,6 @@
 import { failsGate, sortChecks } from './matrixModel.js';
 import type { Matrix, MatrixCell } from './matrixTypes.js';
-import { STATUS_LEGEND, STATUS_SYMBOL, contractsText, countsText, coverageText, replayCommand, verdictSentence } from './renderMarkdown.js';
+import { STATUS_LEGEND, STATUS_SYMBOL, contractsText, countsText, coverageText, replayCommand, targetDownSentence, verdictSentence } from './renderMarkdown.js';
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -77,7 +77,7 @@ tbody th{position:sticky;left:0;background:#fafafa;text-align:left;font:13px ui-
 td[data-status]{cursor:pointer}td:focus{outline:2px solid #2563eb}
 .s-pass{background:#ecfdf3;color:#067647}.s-fail{background:#fee4e2;color:#b42318;font-weight:700}
 .s-stale{background:#fef0c7;color:#93370d;font-weight:700}.s-known-fail{background:#f2f4f7;color:#475467}
-.s-na{color:#98a2b3}.s-not-run{background:#fff6ed;color:#b54708}
+.target-down{background:#fef3f2;border:1px solid #b42318;padding:.5rem .75rem}.s-flaky{background:#fef0c7;color:#b54708}.s-na{color:#98a2b3}.s-not-run{background:#fff6ed;color:#b54708}
 td.off{visibility:hidden}.col-off{display:none}
 #detail{border:1px solid #d0d5dd;border-radius:6px;padding:.5rem .75rem;margin:.75rem 0;background:#f9fafb}
 #detail code,.failures code{font:13px ui-monospace,monospace}.legend{color:#667085;font-size:12px}
@@ -169,6 +169,7 @@ export function renderHtml(matrix: Matrix): string {
 <body>
 <h1 class="${matrix.verdict}">Contract gate ${escapeHtml(verdictSentence(matrix))}</h1>
 <dl>${facts.map(([name, value]) => `<dt>${escapeHtml(name)}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl>
+${targetDownSentence(matrix) ? `<p class="target-down" role="alert"><b>${escapeHtml(targetDownSentence(matrix) ?? '')}</b><br>Every cell not judged before it is not-run.</p>` : ''}
 <div class="controls">
 <fieldset><legend hidden>Show</legend>
 <label><input type="radio" name="show" value="all" checked> all</label>

@@ -8,11 +8,12 @@ export const STATUS_SYMBOL: Record<CellStatus, string> = {
   stale: 'stale',
   'n/a': 'n-a',
   'not-run': 'not-run',
+  flaky: 'flaky',
 };
 
 export const STATUS_LEGEND =
   '✓ pass · ✗ fail · known = expected failure listed in the baseline · stale = baseline entry that passes now (remove it) · ' +
-  'n-a = nothing to check · not-run = the test did not run · blank = no such test';
+  'n-a = nothing to check · not-run = the test did not run · flaky = passed only on a retry · blank = no such test';
 
 function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
@@ -24,6 +25,7 @@ export function verdictSentence(matrix: Matrix): string {
   if (matrix.verdict === 'fail') {
     const parts: string[] = [];
     if (summary.fail) parts.push(`${plural(summary.fail, 'check fails', 'checks fail')}`);
+    if (summary.flaky) parts.push(`${plural(summary.flaky, 'check passes', 'checks pass')} only on a retry (flaky)`);
     if (summary.stale) parts.push(`${plural(summary.stale, 'baseline entry is', 'baseline entries are')} stale (the check passes now: remove the entry)`);
     return `FAIL: ${parts.join(', ')}.`;
   }
@@ -51,7 +53,15 @@ export function contractsText(matrix: Matrix): string {
 
 export function countsText(matrix: Matrix): string {
   const { summary } = matrix;
-  return `${summary.pass} pass · ${summary.fail} fail · ${summary.knownFail} known · ${summary.stale} stale · ${summary.na} n-a · ${summary.notRun} not-run`;
+  return `${summary.pass} pass · ${summary.fail} fail · ${summary.knownFail} known · ${summary.stale} stale · ${summary.na} n-a · ${summary.notRun} not-run${summary.flaky ? ` · ${summary.flaky} flaky` : ''}`;
+}
+
+/** The one line that says the target died (or stopped answering), shown above the matrix. */
+export function targetDownSentence(matrix: Matrix): string | undefined {
+  const down = matrix.targetDown;
+  if (!down) return undefined;
+  const what = down.kind === 'slow' ? 'TARGET SLOW' : 'TARGET DOWN';
+  return `${what} after ${down.subject} × ${down.check} at ${down.at}: ${down.frame}${down.replay ? ` (replay: ${replayCommand(down.replay)})` : ''}`;
 }
 
 /** Text safe inside a Markdown table cell or list item: one line, pipes escaped. */
@@ -133,8 +143,9 @@ export function renderMarkdown(matrix: Matrix): string {
     '',
     ...headerLines(matrix),
     '',
+    ...(targetDownSentence(matrix) ? [`> **${text(targetDownSentence(matrix) ?? '')}**`, '', 'Every cell not judged before it is not-run.', ''] : []),
     ...tableLines(matrix),
-    ...sectionLines('Failures', of('stale', 'fail'), false),
+    ...sectionLines('Failures', of('stale', 'fail', 'flaky'), false),
     ...sectionLines('Did not run', of('not-run'), true),
     ...sectionLines('Known failures (baseline)', of('known-fail'), true),
   ];

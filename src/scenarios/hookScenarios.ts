@@ -1,4 +1,5 @@
 import { isJsonObject } from '../../core/index.js';
+import { requires } from './requirements.js';
 import { createBuilt, createSession, runTurns } from './hookDriver.js';
 import { HOOK_WAIT_MS, type HookClient } from './hookObserver.js';
 import { describe, type HookRun, type HookScenarioContext, objectField, outcome, resultField, runHookScenario, show } from './runHookScenario.js';
@@ -119,3 +120,6 @@ export function buildFailureVerdict(context: HookScenarioContext): Promise<HookV
     return `${sessionId}: error "${String(text)}", then cleanup with AgentBuildError and the same message`;
   });
 }
+
+/** What every hook scenario needs its documents to declare (the session-hooks extension and the turns it drives). */
+export const HOOK_REQUIREMENTS = requires(['hooks.subscribe', 'session.create', 'prompt.submit', 'session.close'], { events: ['session.hook'] });

@@ -1,4 +1,4 @@
-import type { CheckId } from '../checks/checkCatalogue.js';
+import type { RuleId } from '../checks/checkCatalogue.js';
 import { violation, type Violation } from '../checks/violation.js';
 
 /** What a hook scenario concludes (the shape of a matrix cell verdict, so fixtures pass it through unchanged). */
@@ -15,7 +15,7 @@ export class HookFindings {
   readonly violations: Violation[] = [];
   readonly notes: string[] = [];
 
-  constructor(readonly check: CheckId) {}
+  constructor(readonly check: RuleId) {}
 
   /** Records `message` unless `holds`; returns `holds`. */
   expect(holds: boolean, message: string): boolean {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { requires } from './requirements.js';
 import { isJsonObject, jsonEqual, type JsonValue, type Outcome, outcomeOf } from '../../core/index.js';
 import type { RpcClient } from '../client/rpcClient.js';
 import { aborted, Findings, type Connect, type ScenarioVerdict } from './scenarioVerdict.js';
@@ -119,3 +120,9 @@ export async function closeResumeVerdict(connect: Connect): Promise<ScenarioVerd
     await client?.close().catch(() => undefined);
   }
 }
+
+/** The session methods each lifecycle scenario calls. */
+export const LIFECYCLE_REQUIREMENTS = {
+  deleteLive: requires(['session.create', 'prompt.submit', 'session.close', 'session.delete']),
+  closeResume: requires(['session.create', 'prompt.submit', 'session.history', 'session.close', 'session.resume']),
+} as const;

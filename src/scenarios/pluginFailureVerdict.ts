@@ -67,7 +67,7 @@ async function observe(run: HookRun, url: string): Promise<{ seen: Record<string
  * time limit, show clients exactly what a sibling without plugins shows, and answer the close within the limit.
  */
 export async function pluginFailureVerdict(context: HookScenarioContext, startSibling: StartSibling | undefined): Promise<HookVerdict> {
-  return runHookScenario('scenario.hooks-plugin-failure', context, async (run) => {
+  return runHookScenario('oracle.hooks-plugin-isolation', context, async (run) => {
     if (!startSibling) return notApplicable(REFERENCE_ONLY);
     const { findings } = run;
     const observations = new Map<string, { seen: Record<string, unknown>; closeMs: number }>();

@@ -1,4 +1,5 @@
 import { canonicalJson, type GatewayEventParams, isJsonObject, type JsonValue } from '../../core/index.js';
+import { plus, requires } from './requirements.js';
 
 export interface ReplayJudgeInput {
   sessionId: string;
@@ -122,3 +123,11 @@ export function judgeDelivery(delivered: readonly GatewayEventParams[], sessionI
   for (let seq = first; seq <= upTo; seq++) if (!seen.has(seq)) problems.push(`the client never delivered seq ${seq}`);
   return problems;
 }
+
+/** Replay needs a turn that stamps seq-numbered events and the replay method; the drops re-attach, stats counts. */
+const TURNS = requires(['session.create', 'prompt.submit', 'session.events.since'], { events: ['message.delta'] });
+export const REPLAY_REQUIREMENTS = {
+  turns: TURNS,
+  drop: plus(TURNS, { methods: ['session.activate'] }),
+  stats: plus(TURNS, { methods: ['session.events.stats'] }),
+} as const;

@@ -1,4 +1,4 @@
-import type { CheckId } from '../checks/checkCatalogue.js';
+import type { RuleId } from '../checks/checkCatalogue.js';
 import { describeOutcome, isJsonObject, type JsonValue, type Outcome, outcomeOf } from '../../core/index.js';
 import type { HookPayloadCheck } from './hookPayloadCheck.js';
 import { type HookClient, HookObserver } from './hookObserver.js';
@@ -28,7 +28,7 @@ export interface HookRun {
  * target does not declare the hooks, a failure naming the step when an answer stops the scenario. The observer's
  * view of the watched sessions goes to the counterexample.
  */
-export async function runHookScenario(check: CheckId, context: HookScenarioContext, body: (run: HookRun) => Promise<string | HookVerdict>): Promise<HookVerdict> {
+export async function runHookScenario(check: RuleId, context: HookScenarioContext, body: (run: HookRun) => Promise<string | HookVerdict>): Promise<HookVerdict> {
   const findings = new HookFindings(check);
   const observer = await HookObserver.subscribe(await context.connect(), context.check, findings);
   if (!(observer instanceof HookObserver)) return observer;

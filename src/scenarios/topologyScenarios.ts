@@ -1,4 +1,5 @@
 import { derefSchema, describeOutcome, type JsonObject, type Outcome, outcomeOf } from '../../core/index.js';
+import { requires } from './requirements.js';
 import type { ContractProfile } from '../checks/profile.js';
 import type { RpcClient } from '../client/rpcClient.js';
 import { type Contract } from '../contracts/index.js';
@@ -157,3 +158,6 @@ export async function tolerantClientVerdict(
     await client?.close().catch(() => undefined);
   }
 }
+
+/** Every topology lane creates a session, the remote one with a working directory. */
+export const TOPOLOGY_REQUIREMENTS = requires(['session.create'], { params: ['session.create.cwd'] });

@@ -1,3 +1,4 @@
+import { HERMES_CONTRACT_TITLE } from '../checks/profile.js';
 import { type JsonSchema } from '../../core/index.js';
 import type { Contract, ContractMethod } from '../contracts/index.js';
 import { compareSchemas, type CompareContext } from './compareSchemas.js';
@@ -59,6 +60,11 @@ function methodFinding(method: string, kind: SkewKind, severity: SkewSeverity, m
   return { method, path, kind, severity, message, direction };
 }
 
+/** Hermes answers unknown params with 4000 and the Pydantic loc: whole-object params models, or a document its generator titled. */
+function speaksHermes(server: Contract, served: ContractMethod): boolean {
+  return served.paramStructure === 'object' || server.title === HERMES_CONTRACT_TITLE;
+}
+
 function frameOf(method: string, direction: Frame['direction'], client: Contract, server: Contract, hermes: boolean): Frame {
   return { method, direction, clientVersion: client.version, serverVersion: server.version, hermes };
 }
@@ -79,7 +85,7 @@ function objectSchemaOf(method: ContractMethod, role: 'client' | 'server', optio
 }
 
 function compareParams(method: ContractMethod, served: ContractMethod, client: Contract, server: Contract, options: SkewOptions): SkewFinding[] {
-  const frame = frameOf(method.name, 'request', client, server, served.paramStructure === 'object');
+  const frame = frameOf(method.name, 'request', client, server, speaksHermes(server, served));
   const byNameRoots = new WeakSet<object>();
   const context: CompareContext = { producer: client.resolver, consumer: server.resolver, byNameRoots };
   const [clientPositional, serverPositional] = [positional(method), positional(served)];
@@ -128,7 +134,7 @@ function comparePositions(method: ContractMethod, served: ContractMethod, frame:
 
 function compareResults(method: ContractMethod, served: ContractMethod, client: Contract, server: Contract): SkewFinding[] {
   if (method.resultSchema === undefined || served.resultSchema === undefined) return [];
-  const frame = frameOf(method.name, 'response', client, server, served.paramStructure === 'object');
+  const frame = frameOf(method.name, 'response', client, server, speaksHermes(server, served));
   return compareSchemas(served.resultSchema, method.resultSchema, ['result'], { producer: server.resolver, consumer: client.resolver })
     .map((issue) => findingOf(issue, frame))
     .filter((f): f is SkewFinding => f !== undefined);

@@ -26,10 +26,29 @@ export const cellKey = (cell: Cell): string => `${cell.subject} × ${cell.check}
 const on = (subject: string, ...checks: CheckId[]): Cell[] => checks.map((check) => ({ subject, check }));
 
 const CONNECTION = '(connection)';
+const FULL_DOCUMENT = ['--contract', 'contracts/hermes/gateway.openrpc.json'];
+const AUTH = '(auth)';
+const GATED = ['--embedded-auth', 'gated'];
+const AUTH_CASES: ReadonlyArray<readonly [string, CheckId]> = [
+  ['auth.missing-credential-accepted', 'auth.missing-refused'],
+  ['auth.unknown-ticket-accepted', 'auth.wrong-refused'],
+  ['auth.tickets-reusable', 'auth.reused-refused'],
+  ['auth.expired-ticket-accepted', 'auth.expired-refused'],
+  ['auth.legacy-token-accepted', 'auth.legacy-token-refused'],
+  ['auth.ticket-protocol-alone-accepted', 'auth.ticket-protocol-alone-refused'],
+  ['auth.two-ticket-protocols-accepted', 'auth.two-ticket-protocols-refused'],
+  ['auth.ticket-protocol-echoed', 'auth.selected-protocol'],
+  ['auth.foreign-origin-accepted', 'auth.foreign-origin-refused'],
+  ['auth.refused-frames-dispatched', 'auth.refused-reaches-no-session'],
+];
 const STATUS = 'session.status';
 const DROP_CHECKS: CheckId[] = ['scenario.replay-clean-close', 'scenario.replay-abnormal-drop', 'scenario.replay-mid-stream'];
 const DROP_SHARED =
   'the three drop checks share one rule (events.since returns exactly the missed events, in order, once each), exercised after a clean close, an abnormal drop and a drop mid-stream; the overflow, watermark-ahead and stats checks judge only what is theirs';
+const STATEFUL = '(stateful)';
+const STATEFUL_CHECKS: CheckId[] = ['stateful.model', 'stateful.differential'];
+const STATEFUL_SHARED =
+  "the model's postcondition and the lockstep run against the reference see the same wrong answer at the same step of the same sequence (one seed drives both); no single-call check of the methods involved fails, since every answer is well-formed and schema-valid on its own";
 const OLDER_BACKEND_SHARED =
   'a gateway that rejects a key of the contract it claims breaks that contract (session.create × params.valid-accepted) and is unpredicted version skew: the remote lane, its browser page and the predicted-vs-observed probe all send the desktop create with cwd_explicit';
 
@@ -51,6 +70,7 @@ export const FAULT_CASES: readonly FaultCase[] = [
   { fault: 'envelope.id-echo-wrong', failing: on(STATUS, 'envelope.id-echo') },
   { fault: 'envelope.result-and-error', failing: on(STATUS, 'envelope.result-xor-error') },
   { fault: 'envelope.error-code-as-string', failing: on(STATUS, 'envelope.error-shape') },
+  { fault: 'envelope.error-leaks-stack', failing: on(STATUS, 'envelope.error-hygiene'), alsoRun: [CONNECTION] },
   // Params: every check of the affected method runs.
   { fault: 'params.unknown-keys-accepted', failing: on('session.set_hidden', 'params.unknown-key-rejected'), replay: true },
   { fault: 'params.unknown-key-wrong-code', failing: on('session.usage', 'params.unknown-key-rejected') },
@@ -112,11 +132,32 @@ export const FAULT_CASES: readonly FaultCase[] = [
     alsoRun: ['topology'],
   },
   { fault: 'topology.browser-origin-refused', failing: on('topology', 'scenario.browser-remote-lane') },
+  // Server→client requests (declared by the full document only): the four checks of one request run, one fails.
+  { fault: 'server-request.invalid-params', failing: on('approval', 'server-request.envelope'), args: FULL_DOCUMENT },
+  { fault: 'server-request.never-cancels', failing: on('clarify', 'server-request.cancel'), args: FULL_DOCUMENT },
+  { fault: 'server-request.forgets-open-on-resume', failing: on('approval', 'server-request.open-on-resume'), args: FULL_DOCUMENT },
+  {
+    fault: 'server-request.answer-ignored',
+    failing: on('clarify', 'server-request.answer-accepted', 'server-request.open-on-resume'),
+    args: FULL_DOCUMENT,
+    shared: 'open-on-resume ends by answering the listed request on the new connection, which must let the turn finish too',
+  },
   // Session hooks: all six hook scenarios run, one fails.
   { fault: 'hooks.cleanup-loses-disconnect-exception', failing: on('hooks', 'scenario.hooks-cleanup-exception') },
   { fault: 'hooks.cleanup-twice', failing: on('hooks', 'scenario.hooks-once') },
   { fault: 'hooks.reset-without-previous-context', failing: on('hooks', 'scenario.hooks-reset') },
   { fault: 'hooks.close-reports-exception', failing: on('hooks', 'scenario.hooks-normal-close') },
   { fault: 'hooks.build-failure-other-message', failing: on('hooks', 'scenario.hooks-build-failure') },
-  { fault: 'hooks.plugin-error-reaches-client', failing: on('hooks', 'scenario.hooks-plugin-failure') },
+  // Sequence-only faults: both stateful cells fail; the methods they touch run beside them and pass.
+  { fault: 'sequence.usage-reset-by-resume', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.usage', 'session.resume', 'lifecycle'], shared: STATEFUL_SHARED, replay: true },
+  { fault: 'sequence.steer-other-session', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.steer'], shared: STATEFUL_SHARED, replay: true },
+  { fault: 'sequence.branch-drops-last-turn', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.branch'], shared: STATEFUL_SHARED, replay: true },
+  { fault: 'sequence.since-foreign-after-reconnect', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.events.since', 'replay'], shared: STATEFUL_SHARED, replay: true },
+  { fault: 'sequence.list-count-stalls', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.list', 'lifecycle'], shared: STATEFUL_SHARED, replay: true },
+  // The model does not track usage totals; only the lockstep run against the reference sees them go wrong.
+  { fault: 'sequence.usage-total-is-delta', failing: on(STATEFUL, 'stateful.differential'), alsoRun: ['session.usage'], replay: true },
+  { fault: 'sequence.concurrent-prompt-lost', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['prompt.submit', 'replay'], shared: STATEFUL_SHARED, replay: true },
+  // The auth boundary: the embedded gateway runs gated (a basic login and tickets made up for the run); all ten
+  // (auth) checks run, one fails; the browser lane runs beside them, as a client of the same tickets and origin rules.
+  ...AUTH_CASES.map(([fault, check]): FaultCase => ({ fault, failing: on(AUTH, check), alsoRun: ['topology'], args: GATED })),
 ];

@@ -1,12 +1,16 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseMatrixJson } from '../../src/report/renderJson.js';
 import type { MatrixCell } from '../../src/report/matrixTypes.js';
+import { parseRunOptions, runConfigFor } from '../../cli/commands/run.js';
+import { runInProcess } from '../../fixtures/inProcessRun.js';
 import { runCli } from '../unit/helpers/cliRunner.js';
 import { type Cell, cellKey, type FaultCase } from './faultExpectations.js';
 
 /** Every self-test run uses the same seed and a small valid phase: the faults are deterministic, not found by luck. */
 export const SELFTEST_RUN_ARGS = ['--seed', '1', '--runs', '5', '--workers', '1'];
+/** The expectations are written for the session-lifecycle slice unless a case names its own contract. */
+export const SELFTEST_CONTRACT = ['--contract', 'contracts/hermes/session-lifecycle.openrpc.json'];
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -29,7 +33,8 @@ export function grepFor(faultCase: FaultCase): string {
 }
 
 export interface CaseRun {
-  readonly code: number;
+  /** The CLI's exit code; undefined for an in-process run, which has none. */
+  readonly code: number | undefined;
   readonly stdout: string;
   readonly stderr: string;
   readonly reportDir: string;
@@ -41,22 +46,41 @@ export interface CaseRun {
   readonly elapsedMs: number;
 }
 
-/** `contract-gate run` with the case's fault, grep and arguments (`grep: undefined` runs everything). */
-export async function runCase(faultCase: FaultCase | undefined, reportDir: string, grep: string | undefined): Promise<CaseRun> {
-  const started = Date.now();
-  const args = ['run', ...SELFTEST_RUN_ARGS, '--report-dir', reportDir, ...(faultCase ? ['--fault', faultCase.fault, ...(faultCase.args ?? [])] : []), ...(grep ? ['--grep', grep] : [])];
-  const result = await runCli(args, {}, 240_000);
-  const matrixPath = join(reportDir, 'matrix.json');
-  const cells = existsSync(matrixPath) ? parseMatrixJson(readFileSync(matrixPath, 'utf8'), matrixPath).cells : [];
-  const keyOf = (cell: MatrixCell): string => cellKey({ subject: cell.method, check: cell.check as Cell['check'] });
+/** The `contract-gate run` arguments of a case (`grep: undefined` runs everything). */
+export function caseArgs(faultCase: FaultCase | undefined, reportDir: string, grep: string | undefined, extra: readonly string[] = []): string[] {
+  // The clean run is the whole default run (the full document): every check, server requests included.
+  const named = [...extra, ...(faultCase?.args ?? [])].includes('--contract');
+  const contract = !faultCase || named ? [] : SELFTEST_CONTRACT;
+  return [...SELFTEST_RUN_ARGS, ...contract, ...extra, '--report-dir', reportDir, ...(faultCase ? ['--fault', faultCase.fault, ...(faultCase.args ?? [])] : []), ...(grep ? ['--grep', grep] : [])];
+}
+
+const keyOf = (cell: MatrixCell): string => cellKey({ subject: cell.method, check: cell.check as Cell['check'] });
+
+function caseRunOf(cells: readonly MatrixCell[], facts: Pick<CaseRun, 'code' | 'stdout' | 'stderr' | 'reportDir' | 'elapsedMs'>): CaseRun {
   return {
-    ...result,
-    reportDir,
+    ...facts,
     cells,
     failing: cells.filter((cell) => cell.status === 'fail').map(keyOf).sort(),
     notRun: cells.filter((cell) => cell.status === 'not-run').map(keyOf).sort(),
-    elapsedMs: Date.now() - started,
   };
+}
+
+/** `contract-gate run` with the case's fault, grep and arguments, in a child process through Playwright. */
+export async function runCase(faultCase: FaultCase | undefined, reportDir: string, grep: string | undefined, extra: readonly string[] = []): Promise<CaseRun> {
+  const started = Date.now();
+  const result = await runCli(['run', ...caseArgs(faultCase, reportDir, grep, extra)], {}, 240_000);
+  const matrixPath = join(reportDir, 'matrix.json');
+  const cells = existsSync(matrixPath) ? parseMatrixJson(readFileSync(matrixPath, 'utf8'), matrixPath).cells : [];
+  return caseRunOf(cells, { ...result, reportDir, elapsedMs: Date.now() - started });
+}
+
+/** The same run in this process: the CLI's options and run configuration, the in-process runner instead of Playwright. */
+export async function runCaseInProcess(faultCase: FaultCase | undefined, reportDir: string, grep: string | undefined, extra: readonly string[] = []): Promise<CaseRun> {
+  const started = Date.now();
+  rmSync(reportDir, { recursive: true, force: true });
+  const config = await runConfigFor(parseRunOptions(caseArgs(faultCase, reportDir, grep, extra)));
+  const { matrix } = await runInProcess(config);
+  return caseRunOf(matrix.cells, { code: undefined, stdout: '', stderr: '', reportDir, elapsedMs: Date.now() - started });
 }
 
 /** Runs jobs with at most `limit` at a time, in the order they were queued. */

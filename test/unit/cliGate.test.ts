@@ -89,7 +89,7 @@ test('two shards merged give the same matrix as one unsharded run with the same 
   const merge = await runCli(['merge', one, two, '--report-dir', merged]);
   expect(merge.code, merge.stdout + merge.stderr).toBe(0);
   expect(cells(merged)).toEqual(cells(whole));
-  expect(Object.keys(cells(whole)).length).toBe(36);
+  expect(Object.keys(cells(whole)).length).toBe(40);
 });
 
 test('usage errors exit 2 with a message naming the problem', async () => {

@@ -104,7 +104,7 @@ for (const [fault, check, reason] of FAULTS) {
   });
 }
 
-test('a gateway whose throwing cleanup plugin leaks into the close answer fails scenario.hooks-plugin-failure', async () => {
+test('a gateway whose throwing cleanup plugin leaks into the close answer breaks oracle.hooks-plugin-isolation', async () => {
   const found = await verdicts({ siblingFaults: (plugins) => (plugins.includes('throw-in-cleanup') ? ['hooks.plugin-error-reaches-client'] : []) }, ['plugin-failure']);
   expect(found['plugin-failure']?.status).toBe('fail');
   expect(found['plugin-failure']?.detail).toMatch(/^with the throw-in-cleanup plugin, session\.close gave \{"error":-32603,"message":"internal error: session_cleanup handler failed"\}; without plugins it gave \{"result":\{"closed":true\}\}/);

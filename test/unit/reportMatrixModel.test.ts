@@ -18,7 +18,7 @@ const KINDS = {
   notRun: { outcome: 'skipped', expectedStatus: 'passed', annotations: [], errors: [] },
 } satisfies Record<string, Omit<TestRecord, 'tags'>>;
 type Kind = keyof typeof KINDS;
-const EXPECTED: Record<Kind, CellStatus> = { pass: 'pass', fail: 'fail', knownFail: 'known-fail', stale: 'stale', skipped: 'n/a', flaky: 'pass', notRun: 'not-run' };
+const EXPECTED: Record<Kind, CellStatus> = { pass: 'pass', fail: 'fail', knownFail: 'known-fail', stale: 'stale', skipped: 'n/a', flaky: 'flaky', notRun: 'not-run' };
 
 function record(kind: Kind, method = 'session.create', check = 'params.valid-accepted', extra: Partial<TestRecord> = {}): TestRecord {
   return { ...KINDS[kind], tags: tags(method, check), ...extra };
@@ -33,7 +33,7 @@ test('details say why: error line, baseline reason, skip reason, flaky note, sta
   expect(classifyTest(record('knownFail')).detail).toBe('GW-1 · still broken');
   expect(classifyTest(record('stale')).detail).toBe('baseline entry passes now: remove it from the baseline · reason was: GW-2');
   expect(classifyTest(record('skipped')).detail).toBe('no open model');
-  expect(classifyTest(record('flaky')).detail).toBe('flaky: passed on retry');
+  expect(classifyTest(record('flaky')).detail).toBe('passed only on a retry');
   expect(classifyTest(record('notRun')).detail).toBe('the test did not run');
   expect(classifyTest(record('pass')).detail).toBeUndefined();
 });
@@ -68,8 +68,18 @@ test('transcript and replay annotations travel with the cell', () => {
   ]);
 });
 
-test('severity order is stale > fail > not-run > known-fail > pass > n/a', () => {
-  const ordered: CellStatus[] = ['stale', 'fail', 'not-run', 'known-fail', 'pass', 'n/a'];
+test('a cell skipped because the target went down is not-run with that reason, never n/a', () => {
+  const skipped = record('skipped', 'a', 'envelope.batch', { annotations: [{ type: 'contract-gate.not-run', description: 'target down after (connection) × envelope.parse-error' }] });
+  expect(classifyTest(skipped)).toEqual({ status: 'not-run', detail: 'target down after (connection) × envelope.parse-error' });
+});
+
+test('a cell that passed only on a retry is flaky and fails the gate', () => {
+  expect(failsGate('flaky')).toBe(true);
+  expect(buildMatrix([record('flaky')], RUN, AT).verdict).toBe('fail');
+});
+
+test('severity order is stale > fail > flaky > not-run > known-fail > pass > n/a', () => {
+  const ordered: CellStatus[] = ['stale', 'fail', 'flaky', 'not-run', 'known-fail', 'pass', 'n/a'];
   expect([...CELL_STATUSES].sort((a, b) => statusSeverity(b) - statusSeverity(a))).toEqual(ordered);
   expect(worseStatus('pass', 'not-run')).toBe('not-run');
   expect(worseStatus('stale', 'fail')).toBe('stale');
@@ -99,8 +109,8 @@ test('property: the verdict is fail iff a fail or stale cell exists, and the sum
     fc.property(fc.array(recordArb, { maxLength: 30 }), (records) => {
       const matrix = buildMatrix(records, RUN, AT);
       expect(matrix.verdict === 'fail').toBe(matrix.cells.some((cell) => failsGate(cell.status)));
-      const { pass, fail, knownFail, stale, na, notRun } = matrix.summary;
-      expect(pass + fail + knownFail + stale + na + notRun).toBe(matrix.cells.length);
+      const { pass, fail, knownFail, stale, na, notRun, flaky = 0 } = matrix.summary;
+      expect(pass + fail + knownFail + stale + na + notRun + flaky).toBe(matrix.cells.length);
       expect(fail).toBe(matrix.cells.filter((cell) => cell.status === 'fail').length);
     }),
   );
@@ -134,9 +144,20 @@ test('coverage counts subjects with a params.valid-accepted cell and the reached
     record('fail', 'session.close', 'params.valid-accepted'),
     record('pass', 'session.list', 'params.valid-accepted'),
     record('pass', 'turn.started', 'event.envelope', reached('turn.started')),
+    record('pass', 'turn.started', 'event.payload-schema', reached('event:turn.started')),
+    record('skipped', 'turn.ended', 'event.payload-schema'),
+    record('pass', 'approval', 'server-request.envelope', reached('server-request:approval')),
+    // A method name is not an event type: the prefixes keep the kinds apart.
+    record('pass', 'clarify', 'server-request.envelope', reached('clarify,event:clarify')),
   ];
   const matrix = buildMatrix(records, { ...RUN, shard: '1/2' }, AT);
-  expect(matrix.coverage).toEqual({ methods: 3, reached: ['session.create', 'session.list'], unreached: ['session.close'] });
+  expect(matrix.coverage).toEqual({
+    methods: 3,
+    reached: ['session.create', 'session.list'],
+    unreached: ['session.close'],
+    events: { total: 2, seen: ['turn.started'], unseen: ['turn.ended'] },
+    serverRequests: { total: 2, seen: ['approval'], unseen: ['clarify'] },
+  });
   expect(matrix.shard).toBe('1/2');
   expect(matrix.generatedAt).toBe(AT);
 });

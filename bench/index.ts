@@ -1,0 +1,72 @@
+/**
+ * `npm run bench`: one table, each figure next to its goal, every ratio measured side by side in this run (the
+ * machines are shared and noisy: ratios, not absolute times, are what count).
+ *
+ * - reference gateway vs a bare `ws` echo server at 1, 10 and 50 connections: requests per second and p99 latency
+ *   (bench/gateway.ts);
+ * - the method engine vs a bare `ws` request/response loop replaying its requests, and vs @open-rpc/test-coverage,
+ *   on the Hermes session-lifecycle and the MetaMask documents (bench/fuzz.ts);
+ * - a default `contract-gate run` on the session-lifecycle document: wall time and peak memory of its process tree
+ *   (BENCH_FULL=1 adds the full Hermes document).
+ *
+ * Writes bench-results/bench.md. BENCH_SECONDS sets the seconds per gateway cell (default 2).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { benchSubject, SUBJECTS } from './fuzz.js';
+import { benchGateway } from './gateway.js';
+import { runMeasured } from './lib/processTree.js';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const OUT = join(REPO, 'bench-results');
+
+interface Line {
+  readonly measure: string;
+  readonly value: string;
+  readonly goal: string;
+  readonly met: boolean | undefined;
+}
+
+const times = (value: number): string => `${value.toFixed(2)}×`;
+
+async function defaultRun(contract: string, goalSeconds: number): Promise<Line[]> {
+  const reportDir = join(OUT, 'bench-run');
+  const run = await runMeasured([join(REPO, 'bin', 'contract-gate.js'), 'run', '--contract', contract, '--seed', '1', '--report-dir', reportDir], { cwd: REPO, env: { CI: 'true' } });
+  const checks = /(\d+) checks in/.exec(run.stdout)?.[1] ?? '?';
+  const seconds = run.wallMs / 1000;
+  return [
+    { measure: `default run, ${contract.split('/').pop()} (${checks} checks, exit ${run.code}): wall s`, value: seconds.toFixed(1), goal: `≤ ${goalSeconds} s on 2 cores`, met: run.code === 0 && seconds <= goalSeconds },
+    { measure: `default run, ${contract.split('/').pop()}: peak RSS of the process tree`, value: `${run.peakTreeRssMb.toFixed(0)} MB`, goal: 'reported', met: undefined },
+  ];
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const lines: Line[] = [];
+  for (const row of await benchGateway(Number(process.env['BENCH_SECONDS'] ?? 2))) {
+    const rps = row.gateway.rps / row.echo.rps;
+    const p99 = row.gateway.p99 / row.echo.p99;
+    lines.push({ measure: `gateway / bare ws echo, requests per second, ${row.connections} connection(s)`, value: times(rps), goal: '≥ 0.5×', met: rps >= 0.5 });
+    lines.push({ measure: `gateway / bare ws echo, p99 latency, ${row.connections} connection(s)`, value: times(p99), goal: '≤ 2×', met: p99 <= 2 });
+  }
+  for (const subject of SUBJECTS) {
+    const { vsBare, vsTestCoverage } = await benchSubject(subject);
+    lines.push({ measure: `engine / bare ws loop, calls checked per second, ${subject.label}`, value: `${(vsBare * 100).toFixed(0)}%`, goal: '≥ 60%', met: vsBare >= 0.6 });
+    lines.push({ measure: `engine / @open-rpc/test-coverage, calls per second, ${subject.label}`, value: times(vsTestCoverage), goal: '≥ 10×', met: vsTestCoverage >= 10 });
+  }
+  lines.push(...(await defaultRun('contracts/hermes/session-lifecycle.openrpc.json', 20)));
+  if (process.env['BENCH_FULL']) lines.push(...(await defaultRun('contracts/hermes/gateway.openrpc.json', 90)));
+
+  const mark = (met: boolean | undefined): string => (met === undefined ? '' : met ? 'met' : 'MISSED');
+  const table = ['| measure | value | goal | |', '|---|---:|---|---|', ...lines.map((l) => `| ${l.measure} | ${l.value} | ${l.goal} | ${mark(l.met)} |`)];
+  const text = `# Benchmark (${((performance.now() - started) / 1000).toFixed(0)} s, ${new Date().toISOString()})\n\n${table.join('\n')}\n`;
+  mkdirSync(OUT, { recursive: true });
+  writeFileSync(join(OUT, 'bench.md'), text);
+  process.stdout.write(`\n${text}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

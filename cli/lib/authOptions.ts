@@ -1,0 +1,123 @@
+import { type Command, Option } from 'commander';
+import { randomBytes } from 'node:crypto';
+import { HarnessError } from '../../core/index.js';
+import { type AuthSettings, describeAuth, secretFromEnv, type TicketLogin } from '../../src/client/authSettings.js';
+import type { TicketPresentation } from '../../src/client/connectionAuth.js';
+import { fetchAuthStatus, type AuthStatus } from '../../src/client/dashboardLogin.js';
+import { isStdioTarget } from '../../src/client/targetUrl.js';
+
+/** The auth options of `run` and `replay` (credentials are always named by environment variable). */
+export interface AuthOptions {
+  auth?: 'token' | 'ticket' | 'internal';
+  login?: 'basic';
+  user?: string;
+  passwordEnv?: string;
+  cookieEnv?: string;
+  ticketCommand?: string;
+  ticketVia?: TicketPresentation;
+  credentialEnv?: string;
+  tokenEnv?: string;
+}
+
+export function addAuthOptions(command: Command): Command {
+  return command
+    .addOption(new Option('--auth <mode>', 'token (?token=, loopback mode), ticket (a fresh single-use ticket per connection, gated mode) or internal (?internal=); default: discovered from /api/status').choices(['token', 'ticket', 'internal']))
+    .addOption(new Option('--login <provider>', 'how tickets are obtained: basic (POST /auth/password-login with --user and --password-env)').choices(['basic']))
+    .option('--user <name>', 'user name of --login basic')
+    .option('--password-env <var>', 'name of the environment variable holding the --login basic password')
+    .option('--cookie-env <var>', 'name of the environment variable holding an existing dashboard session cookie (name=value; any provider)')
+    .option('--ticket-command <cmd>', 'shell command printing one fresh ticket per call, for any other provider (CONTRACT_GATE_TARGET names the gateway)')
+    .addOption(new Option('--ticket-via <how>', 'how each ticket is presented: query (?ticket=) or subprotocol (hermes-gateway-v1, hermes-gateway-ticket.<t>)').choices(['query', 'subprotocol']).default('query'))
+    .option('--credential-env <var>', 'name of the environment variable holding the internal credential of --auth internal');
+}
+
+/** The ticket login the options name, if any; exactly one of --login basic, --cookie-env, --ticket-command. */
+function loginOf(options: AuthOptions): TicketLogin | undefined {
+  const given = [options.login, options.cookieEnv, options.ticketCommand].filter((value) => value !== undefined);
+  if (given.length > 1) throw new HarnessError('USAGE', 'pass one way to obtain tickets: --login basic, --cookie-env or --ticket-command');
+  if (options.login === 'basic') {
+    if (!options.user || !options.passwordEnv) throw new HarnessError('USAGE', '--login basic needs --user USER and --password-env VAR (the NAME of the variable holding the password)');
+    secretFromEnv(options.passwordEnv, '--password-env');
+    return { kind: 'basic', user: options.user, passwordEnv: options.passwordEnv };
+  }
+  if (options.cookieEnv) {
+    secretFromEnv(options.cookieEnv, '--cookie-env');
+    return { kind: 'cookie', cookieEnv: options.cookieEnv };
+  }
+  if (options.ticketCommand) return { kind: 'command', command: options.ticketCommand };
+  if (options.user || options.passwordEnv) throw new HarnessError('USAGE', '--user and --password-env belong to --login basic');
+  return undefined;
+}
+
+const GATED_HINT =
+  'use --auth ticket --login basic --user USER --password-env VAR (or --cookie-env VAR with an existing session cookie, or --ticket-command CMD for another provider), optionally --ticket-via subprotocol';
+
+function gatedError(where: string, status: AuthStatus | undefined, chosen: string): HarnessError {
+  const providers = status?.providers.length ? ` (providers: ${status.providers.join(', ')})` : '';
+  return new HarnessError('AUTH_FAILED', `${where} is gated${providers}: it refuses ${chosen}; ${GATED_HINT}`);
+}
+
+/** Settings from explicit options, before any discovery. */
+function explicitSettings(options: AuthOptions): AuthSettings | undefined {
+  const login = loginOf(options);
+  const mode = options.auth ?? (login ? 'ticket' : options.credentialEnv ? 'internal' : undefined);
+  if (mode === 'ticket') {
+    if (!login) throw new HarnessError('USAGE', `--auth ticket needs a way to obtain tickets: ${GATED_HINT.replace(/^use --auth ticket /, '')}`);
+    return { mode, login, via: options.ticketVia ?? 'query' };
+  }
+  if (login) throw new HarnessError('USAGE', `--login, --cookie-env and --ticket-command obtain tickets: they go with --auth ticket, not --auth ${mode}`);
+  if (mode === 'internal') {
+    if (!options.credentialEnv) throw new HarnessError('USAGE', '--auth internal needs --credential-env VAR (the NAME of the variable holding the credential)');
+    secretFromEnv(options.credentialEnv, '--credential-env');
+    return { mode, credentialEnv: options.credentialEnv };
+  }
+  return mode === 'token' ? { mode } : undefined;
+}
+
+/**
+ * The auth of a run against an external target. Without --auth it is discovered from the dashboard's
+ * `/api/status` (and said); the legacy token against a gated target fails fast with the options to use.
+ */
+export async function resolveExternalAuth(target: string, options: AuthOptions, say: (line: string) => void): Promise<AuthSettings> {
+  const explicit = explicitSettings(options);
+  if (explicit && explicit.mode !== 'token') return explicit;
+  const status = isStdioTarget(target) ? undefined : await fetchAuthStatus(target);
+  if (status?.authRequired) throw gatedError(`the target's dashboard (${new URL(target).host})`, status, explicit ? '--auth token (the legacy ?token=)' : options.tokenEnv ? 'the legacy token of --token-env' : 'connections without a ticket');
+  if (!explicit) say(`auth: ${status ? `the target's /api/status says auth_required: false, so ` : ''}${options.tokenEnv ? 'the legacy token (?token=)' : 'no credential'}`);
+  return { mode: 'token' };
+}
+
+/** The password of the embedded gated gateway's basic account, made up for one run and passed by environment. */
+export const EMBEDDED_PASSWORD_ENV = 'CONTRACT_GATE_EMBEDDED_PASSWORD';
+export const EMBEDDED_TOKEN_ENV = 'CONTRACT_GATE_EMBEDDED_TOKEN';
+export const EMBEDDED_USER = 'contract-gate';
+
+/**
+ * The auth of a run against the embedded gateway. Gated, it gets a basic account made up for this run (unless the
+ * options name one) and a legacy token the auth checks present; the legacy token alone is refused as it would be.
+ */
+export function resolveEmbeddedAuth(gated: boolean, options: AuthOptions): { settings: AuthSettings | undefined; env: Record<string, string>; tokenEnv: string | undefined } {
+  const explicit = explicitSettings(options);
+  if (!gated) {
+    if (explicit && explicit.mode !== 'token') throw new HarnessError('USAGE', `--auth ${explicit.mode} needs a gated target: add --embedded-auth gated, or pass --target`);
+    return { settings: explicit, env: {}, tokenEnv: options.tokenEnv };
+  }
+  if (explicit?.mode === 'token') throw gatedError('the embedded gateway (--embedded-auth gated)', undefined, '--auth token (the legacy ?token=)');
+  if (explicit?.mode === 'internal') throw new HarnessError('USAGE', '--embedded-auth gated logs in with --auth ticket --login basic (the default); --auth internal is for an external target');
+  const env: Record<string, string> = {};
+  let settings = explicit;
+  if (!settings) {
+    env[EMBEDDED_PASSWORD_ENV] = randomBytes(18).toString('base64url');
+    settings = { mode: 'ticket', login: { kind: 'basic', user: EMBEDDED_USER, passwordEnv: EMBEDDED_PASSWORD_ENV }, via: options.ticketVia ?? 'query' };
+  } else if (settings.mode === 'ticket' && settings.login.kind !== 'basic') {
+    throw new HarnessError('USAGE', '--embedded-auth gated serves a basic login: use --login basic (or no login options)');
+  }
+  let tokenEnv = options.tokenEnv;
+  if (!tokenEnv) {
+    env[EMBEDDED_TOKEN_ENV] = randomBytes(18).toString('base64url');
+    tokenEnv = EMBEDDED_TOKEN_ENV;
+  }
+  return { settings, env, tokenEnv };
+}
+
+export { describeAuth };

@@ -1,0 +1,42 @@
+import jayson from 'jayson';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
+import { calculator, DomainError, InvalidParams, namedParams } from './calculatorContract.js';
+
+export interface ForeignServer {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** The calculator on jayson's own WebSocket server (`jayson.Server#websocket`), errors made with `server.error`. */
+export async function startJaysonServer(): Promise<ForeignServer> {
+  const server = new jayson.Server(
+    Object.fromEntries(
+      Object.entries(calculator).map(([name, handler]) => [
+        name,
+        (params: unknown, callback: (error: unknown, result?: unknown) => void) => {
+          try {
+            callback(null, handler(namedParams(params)));
+          } catch (error) {
+            if (error instanceof InvalidParams) callback(server.error(-32602, error.message));
+            else if (error instanceof DomainError) callback(server.error(error.code, error.message));
+            else callback(error);
+          }
+        },
+      ]),
+    ) as Record<string, jayson.MethodLike>,
+  );
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+  // jayson types its option with its own copy of ws; the server it is given is ours.
+  server.websocket({ wss } as unknown as Parameters<typeof server.websocket>[0]);
+  const { port } = wss.address() as AddressInfo;
+  return {
+    url: `ws://127.0.0.1:${port}/`,
+    close: () =>
+      new Promise((resolve) => {
+        for (const client of wss.clients) client.terminate();
+        wss.close(() => resolve());
+      }),
+  };
+}

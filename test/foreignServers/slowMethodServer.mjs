@@ -1,0 +1,59 @@
+// A JSON-RPC-over-WebSocket server that works on one request at a time, in arrival order, like a single-threaded
+// node: `slow.hash` takes SLOW_MS (argv[2], default 1500) to answer, every other method answers at once. A client
+// that keeps sending while slow.hash calls are queued makes every later request wait behind them.
+import { WebSocketServer } from 'ws';
+
+const slowMs = Number(process.argv[2] ?? 1500);
+const queue = [];
+let busy = false;
+
+function pump() {
+  if (busy || queue.length === 0) return;
+  busy = true;
+  const { socket, request } = queue.shift();
+  const delay = request.method === 'slow.hash' ? slowMs : 0;
+  setTimeout(() => {
+    busy = false;
+    if (socket.readyState === socket.OPEN && 'id' in request) socket.send(JSON.stringify({ jsonrpc: '2.0', id: request.id, ...answer(request) }));
+    pump();
+  }, delay);
+}
+
+function answer({ method, params }) {
+  const named = typeof params === 'object' && params !== null && !Array.isArray(params) ? params : undefined;
+  const text = (value) => typeof value === 'string' && value.length <= 100;
+  const small = (value) => Number.isInteger(value) && value >= -1000 && value <= 1000;
+  if (method === 'fast.echo') {
+    if (!named || !text(named.text)) return { error: { code: -32602, message: 'text must be a string of at most 100 characters' } };
+    return { result: named.text };
+  }
+  if (method === 'fast.sum') {
+    if (!named || !small(named.a) || !small(named.b)) return { error: { code: -32602, message: 'a and b must be integers in -1000..1000' } };
+    return { result: named.a + named.b };
+  }
+  if (method === 'slow.hash') {
+    if (!named || !text(named.text)) return { error: { code: -32602, message: 'text must be a string of at most 100 characters' } };
+    return { result: named.text.length };
+  }
+  return { error: { code: -32601, message: 'Method not found' } };
+}
+
+const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+wss.on('listening', () => process.stdout.write(`ws://127.0.0.1:${wss.address().port}/\n`));
+wss.on('connection', (socket) => {
+  socket.on('message', (data) => {
+    let request;
+    try {
+      request = JSON.parse(data.toString());
+    } catch {
+      socket.send(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
+      return;
+    }
+    if (typeof request !== 'object' || request === null || Array.isArray(request) || request.jsonrpc !== '2.0' || typeof request.method !== 'string') {
+      socket.send(JSON.stringify({ jsonrpc: '2.0', id: request?.id ?? null, error: { code: -32600, message: 'Invalid Request' } }));
+      return;
+    }
+    queue.push({ socket, request });
+    pump();
+  });
+});

@@ -1,0 +1,107 @@
+import { expect, test } from '@playwright/test';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Matrix } from '../../src/report/matrixTypes.js';
+import { FOREIGN_DIR, startChildServer } from '../foreignServers/childServer.js';
+import { startJaysonServer, type ForeignServer } from '../foreignServers/jaysonServer.js';
+import { startRpcWebsocketsServer } from '../foreignServers/rpcWebsocketsServer.js';
+import { runCli } from './helpers/cliRunner.js';
+
+// contract-gate pointed at JSON-RPC-over-WebSocket servers built on third-party npm libraries: jayson's WebSocket
+// server and rpc-websockets' Server serve the same small application against a hand-written OpenRPC document
+// (test/foreignServers/calculator.openrpc.json; the application validates its own params and raises the errors
+// its contract declares), and @open-rpc/server-js serves the petstore example in mock mode against its own real
+// document. Every failing cell below is a defect of the library, and each says which.
+const CONTRACT = join(FOREIGN_DIR, 'calculator.openrpc.json');
+const SCENARIO_FAMILIES = new Set(['topology', 'replay', 'lifecycle', 'hooks']);
+
+interface ForeignCase {
+  name: string;
+  start: () => Promise<ForeignServer>;
+  /** subject × check of every cell that must fail, each with why it is a genuine defect. */
+  failing: Record<string, string>;
+}
+
+const CASES: ForeignCase[] = [
+  {
+    name: 'jayson (WebSocket server)',
+    start: startJaysonServer,
+    failing: {
+      // A JSON string frame ("gateway") is valid JSON but not a request object: JSON-RPC 2.0 §5 asks for -32600
+      // Invalid Request; jayson answers -32700 Parse error, which tells a client its frame was not JSON at all.
+      '(connection) × envelope.invalid-request': '"gateway" (a JSON string) answered -32700 instead of -32600',
+    },
+  },
+  {
+    name: 'rpc-websockets (Server)',
+    start: startRpcWebsocketsServer,
+    failing: {
+      // rpc-websockets tests `if (!message.id)` to tell notifications from requests, so requests whose id is ""
+      // or 0 (both valid JSON-RPC ids) are treated as notifications and never answered.
+      '(connection) × envelope.id-types': 'requests with id "" or 0 get no answer',
+    },
+  },
+];
+
+function failingCells(matrix: Matrix): string[] {
+  return matrix.cells.filter((cell) => cell.status === 'fail').map((cell) => `${cell.method} × ${cell.check}`).sort();
+}
+
+for (const { name, start, failing } of CASES) {
+  test(`${name}: only its genuine defects fail, and no Hermes scenario runs against it`, async () => {
+    test.setTimeout(150_000);
+    const server = await start();
+    const reportDir = mkdtempSync(join(tmpdir(), 'contract-gate-foreign-'));
+    try {
+      const run = await runCli(['run', '--target', server.url, '--contract', CONTRACT, '--seed', '1', '--runs', '20', '--workers', '1', '--report-dir', reportDir], {}, 140_000);
+      const matrix = JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')) as Matrix;
+      expect(failingCells(matrix), run.stdout).toEqual(Object.keys(failing).sort());
+      expect(run.code).toBe(1);
+      expect(matrix.targetDown).toBeUndefined();
+      const scenarios = matrix.cells.filter((cell) => SCENARIO_FAMILIES.has(cell.method));
+      expect(scenarios.length).toBeGreaterThan(0);
+      for (const cell of scenarios) expect(`${cell.method} × ${cell.check}: ${cell.status} ${cell.detail}`).toMatch(/: n\/a the contract declares no (session\.create|hooks\.subscribe)/);
+      // Codes the contract declares in a method's errors (-32000 through $ref, 4413 inline) are domain errors.
+      expect(matrix.cells.find((cell) => cell.method === 'calc.divide' && cell.check === 'params.valid-accepted')?.status).toBe('pass');
+      expect(matrix.traffic?.peakInFlight).toBeLessThanOrEqual(4);
+    } finally {
+      await server.close();
+      rmSync(reportDir, { recursive: true, force: true });
+    }
+  });
+}
+
+test('@open-rpc/server-js serving the petstore example: its genuine defects fail, and the non-JSON frame that kills it is named', async () => {
+  test.setTimeout(150_000);
+  // The real document the server is generated from, as @open-rpc/examples ships it.
+  const petstore = createRequire(import.meta.url).resolve('@open-rpc/examples/build/service-descriptions/petstore-openrpc.json');
+  const server = await startChildServer('openRpcServerJs.mjs', []);
+  const reportDir = mkdtempSync(join(tmpdir(), 'contract-gate-foreign-'));
+  try {
+    const run = await runCli(['run', '--target', server.url, '--contract', petstore, '--seed', '1', '--runs', '20', '--workers', '1', '--report-dir', reportDir], {}, 140_000);
+    const matrix = JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')) as Matrix;
+    expect(failingCells(matrix), run.stdout).toEqual(
+      [
+        // The WebSocket transport parses each frame with an unguarded JSON.parse inside the socket's message
+        // handler: a frame that is not JSON throws, nothing catches it, and the process ends (JSON-RPC 2.0 §5.1
+        // asks for a -32700 answer). The harness names that frame and leaves every later cell not run.
+        '(connection) × envelope.parse-error',
+        // list_pets is by-position with one param (limit); its validator checks each declared param and ignores
+        // the rest, so a second positional argument, which no descriptor of the contract describes, succeeds.
+        'list_pets × params.invalid-not-accepted',
+      ].sort(),
+    );
+    expect(run.code).toBe(1);
+    expect(await server.exited).not.toBeNull();
+    expect(matrix.targetDown).toMatchObject({ subject: '(connection)', check: 'envelope.parse-error', frame: 'this is not json' });
+    for (const check of ['envelope.invalid-request', 'envelope.batch', 'envelope.oversized-frame']) {
+      expect(matrix.cells.find((cell) => cell.method === '(connection)' && cell.check === check)?.status).toBe('not-run');
+    }
+    for (const cell of matrix.cells.filter((c) => SCENARIO_FAMILIES.has(c.method))) expect(cell.status).toBe('n/a');
+  } finally {
+    await server.stop();
+    rmSync(reportDir, { recursive: true, force: true });
+  }
+});

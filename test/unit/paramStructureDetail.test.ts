@@ -1,0 +1,39 @@
+import { expect, test } from '@playwright/test';
+import type { Exchange } from '../../core/index.js';
+import { JSON_RPC_PROFILE } from '../../src/checks/profile.js';
+import { methodVerdicts } from '../../src/conformance/methodVerdicts.js';
+import type { CaseRecord } from '../../src/conformance/methodRunTypes.js';
+
+const rejected = (params: unknown): CaseRecord => {
+  const exchange: Exchange = {
+    conn: 'c1',
+    method: 'eth_getBalance',
+    id: 1,
+    params,
+    requestText: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params }),
+    response: { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'invalid argument 0: json: cannot unmarshal object into Go value of type []interface {}' } },
+    elapsedMs: 1,
+    correlation: 'exact',
+  };
+  return { phase: 'valid', generated: params as never, payload: params as never, exchange, substitutions: {} };
+};
+
+const detailFor = (record: CaseRecord, declaredStructure: 'by-name' | 'by-position' | 'either'): string =>
+  methodVerdicts({ method: 'eth_getBalance', profile: JSON_RPC_PROFILE, records: [record], validateResult: undefined, setupFailures: [], declaredStructure }).get('params.valid-accepted')?.detail ?? '';
+
+test('a valid payload refused under "either" or by-position says which structure was sent and what the contract allows', () => {
+  expect(detailFor(rejected({ address: '0x0', block: 'latest' }), 'either')).toContain('params were sent by-name (an object), the contract allows either structure');
+  expect(detailFor(rejected(['0x0', 'latest']), 'by-position')).toContain('params were sent by-position (an array), the contract allows by-position only');
+  expect(detailFor(rejected({ address: '0x0' }), 'by-name')).not.toContain('params were sent');
+});
+
+test('a method whose live objects could not be created is n/a with that reason, not a failure of its rule', () => {
+  const verdict = methodVerdicts({
+    method: 'session.close',
+    profile: JSON_RPC_PROFILE,
+    records: [],
+    validateResult: undefined,
+    setupFailures: [{ phase: 'valid', generated: {}, message: 'session.create answered 5032 "agent init failed"' }],
+  }).get('params.valid-accepted');
+  expect(verdict).toMatchObject({ status: 'n/a', detail: 'not judged: the live objects this method needs could not be created: session.create answered 5032 "agent init failed"' });
+});

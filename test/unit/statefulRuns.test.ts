@@ -1,0 +1,117 @@
+import { expect, test } from '@playwright/test';
+import * as fc from 'fast-check';
+import { join } from 'node:path';
+import { type RunningGateway, startGateway } from '../../gateway/index.js';
+import { RpcClient } from '../../src/client/rpcClient.js';
+import { replayStateful, runStateful } from '../../src/stateful/engine/runStateful.js';
+import type { StatefulModel, StatefulOptions } from '../../src/stateful/engine/statefulTypes.js';
+import type { ConnectClient } from '../../src/stateful/runner/hermesSide.js';
+import { replayHermesStateful, runHermesStateful } from '../../src/stateful/runner/hermesStateful.js';
+
+const CONTRACT = join(process.cwd(), 'contracts', 'hermes', 'session-lifecycle.openrpc.json');
+
+const connectTo = (gateway: RunningGateway): ConnectClient => (options) => RpcClient.connect({ url: gateway.url, readyTimeoutMs: 2_000, requestTimeoutMs: 5_000, ...options });
+
+async function withGateways<T>(faults: string[], body: (target: RunningGateway, reference: RunningGateway) => Promise<T>): Promise<T> {
+  const target = await startGateway({ contractPaths: [CONTRACT], faults });
+  const reference = await startGateway({ contractPaths: [CONTRACT] });
+  try {
+    return await body(target, reference);
+  } finally {
+    await target.close();
+    await reference.close();
+  }
+}
+
+const setupOf = (target: RunningGateway, reference: RunningGateway) => ({ target: connectTo(target), reference: connectTo(reference), serverRequests: [], requestTimeoutMs: 5_000 });
+
+test('twenty seeds against the clean reference gateway: the model holds and target and reference agree', async () => {
+  test.setTimeout(240_000);
+  await withGateways([], async (target, reference) => {
+    const failures: string[] = [];
+    for (let seed = 1; seed <= 20; seed++) {
+      for (const [mode, runs] of [['model', 4], ['differential', 2]] as const) {
+        const result = await runHermesStateful(setupOf(target, reference), mode, { seed: seed * 7919, runs, maxSteps: 30, referenceDirectives: true });
+        if (!result.ok) failures.push(`seed ${seed * 7919} ${mode}: step ${result.failure?.index} ${result.failure?.message} in ${JSON.stringify(result.steps)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
+
+/** The sequence-only faults and the check that is meant to catch each (the differential one sees what the model does not track). */
+const SEQUENCE_FAULTS = [
+  ['sequence.usage-reset-by-resume', 'model'],
+  ['sequence.steer-other-session', 'model'],
+  ['sequence.branch-drops-last-turn', 'model'],
+  ['sequence.since-foreign-after-reconnect', 'model'],
+  ['sequence.list-count-stalls', 'model'],
+  ['sequence.concurrent-prompt-lost', 'model'],
+  ['sequence.usage-total-is-delta', 'differential'],
+] as const;
+
+for (const [fault, mode] of SEQUENCE_FAULTS) {
+  test(`${fault} is caught (${mode}) with a shrunk sequence of at most 6 calls, and the sequence replays`, async () => {
+    test.setTimeout(180_000);
+    await withGateways([fault], async (target, reference) => {
+      const result = await runHermesStateful(setupOf(target, reference), mode, { seed: 1, runs: 25, maxSteps: 40, referenceDirectives: true });
+      expect(result.ok, `${fault} went unnoticed`).toBe(false);
+      expect(result.steps.length, JSON.stringify(result.steps)).toBeLessThanOrEqual(6);
+      expect(result.failure?.index).toBe(result.steps.length);
+      const again = await replayHermesStateful(setupOf(target, reference), mode, result.steps);
+      expect(again.failure?.index, 'the replayed sequence fails at the same step').toBe(result.steps.length);
+      expect(again.failure?.message.slice(0, 24), 'and for the same rule').toBe(result.failure?.message.slice(0, 24));
+    });
+  });
+}
+
+// The engine on a system without a network: a counter whose increments are lost once it reaches 3.
+interface Counter {
+  value: number;
+}
+const leakyCounter: StatefulModel<Counter, Counter> = {
+  name: 'leaky-counter',
+  initial: () => ({ value: 0 }),
+  commands: [
+    {
+      name: 'inc',
+      args: fc.constant({}),
+      check: () => true,
+      run: async (model, system) => {
+        if (system.value < 3) system.value += 1;
+        return { outcome: 'success', fields: { value: system.value }, violations: system.value === model.value + 1 ? [] : [`value ${system.value}, not ${model.value + 1}`], answer: String(system.value) };
+      },
+      update: (model) => {
+        model.value += 1;
+      },
+    },
+    {
+      name: 'read',
+      args: fc.constant({}),
+      check: () => true,
+      run: async (model, system) => ({ outcome: 'success', fields: { value: system.value }, violations: system.value === model.value ? [] : [`read ${system.value}, not ${model.value}`], answer: String(system.value) }),
+      update: () => undefined,
+    },
+  ],
+};
+const counters = { target: { open: async () => ({ value: 0 }), close: async () => undefined } };
+const options: StatefulOptions = { seed: 42, runs: 50, maxSteps: 20, referenceDirectives: false };
+
+test('the engine shrinks a failure to the shortest sequence and a replay of it fails at the same step', async () => {
+  const result = await runStateful(leakyCounter, counters, 'model', options);
+  expect(result.ok).toBe(false);
+  expect(result.steps.map((step) => step.command)).toEqual(['inc', 'inc', 'inc', 'inc']);
+  expect(result.failure?.message).toBe('value 3, not 4');
+  const again = await replayStateful(leakyCounter, counters, 'model', result.steps);
+  expect(again.failure?.index).toBe(4);
+});
+
+test('the engine passes a model that holds, and the differential mode names the first divergent step with both answers', async () => {
+  const exact: StatefulModel<Counter, Counter> = { ...leakyCounter, commands: leakyCounter.commands.filter((command) => command.name === 'read') };
+  expect((await runStateful(exact, counters, 'model', options)).ok).toBe(true);
+  const sound = { open: async () => ({ value: -100 }), close: async () => undefined };
+  const result = await runStateful(leakyCounter, { target: counters.target, reference: sound }, 'differential', options);
+  expect(result.ok).toBe(false);
+  expect(result.steps).toHaveLength(1);
+  expect(result.failure?.message).toContain('tracked field value differs: target {"value":1}, reference {"value":-99}');
+});

@@ -1,0 +1,111 @@
+import { expect, test } from '@playwright/test';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Matrix } from '../../src/report/matrixTypes.js';
+import { FOREIGN_DIR, startChildServer } from '../foreignServers/childServer.js';
+import { runCli } from './helpers/cliRunner.js';
+
+// A target that dies on one frame: the run names that frame, leaves every later cell not-run (never fail, never
+// n/a), ends promptly with exit 1, and its replay file kills a fresh instance of the same server.
+const FATAL_FRAME = 'this is not json';
+const CONTRACT = join(FOREIGN_DIR, 'crashOnFrame.openrpc.json');
+const WALL_BOUND_MS = 60_000;
+
+test('a target that exits on a non-JSON frame: targetDown names the frame, later cells are not run, the replay kills a fresh instance', async () => {
+  test.setTimeout(120_000);
+  const server = await startChildServer('crashOnFrameServer.mjs', [FATAL_FRAME]);
+  const reportDir = mkdtempSync(join(tmpdir(), 'contract-gate-crash-'));
+  try {
+    const started = Date.now();
+    const run = await runCli(['run', '--target', server.url, '--contract', CONTRACT, '--seed', '1', '--runs', '5', '--report-dir', reportDir], {}, WALL_BOUND_MS + 10_000);
+    const wallMs = Date.now() - started;
+    expect(await server.exited, 'the server exited on the fatal frame').toBe(70);
+    expect(run.code, run.stdout).toBe(1);
+    expect(wallMs).toBeLessThan(WALL_BOUND_MS);
+    const lines = run.stdout.split('\n');
+    const summary = lines.slice(lines.findIndex((line) => / checks in /.test(line)) + 1);
+    expect(summary[0]).toBe(`contract-gate: TARGET DOWN after (connection) × envelope.parse-error: ${FATAL_FRAME}`);
+
+    const matrix = JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')) as Matrix;
+    expect(matrix.targetDown).toMatchObject({ subject: '(connection)', check: 'envelope.parse-error', frame: FATAL_FRAME, kind: 'down' });
+    const downAt = Date.parse(matrix.targetDown?.at ?? '');
+    expect(downAt).toBeGreaterThan(started);
+    // The run ends within 10 s of finding the target down (the matrix is written at the very end).
+    expect(Date.parse(matrix.generatedAt) - downAt).toBeLessThanOrEqual(10_000);
+    const cell = (check: string) => matrix.cells.find((c) => c.method === '(connection)' && c.check === check);
+    expect(cell('envelope.parse-error')?.status).toBe('fail');
+    // The count never exceeds what was sent: one frame went out before the connection was lost.
+    expect(cell('envelope.parse-error')?.detail).toMatch(/^the connection was lost after not JSON \(this is not json\): 1 of 3 non-JSON frames sent; 1 of 1 non-JSON frames broke the rule/);
+    for (const later of ['envelope.invalid-request', 'envelope.batch', 'envelope.oversized-frame']) {
+      expect(cell(later)).toMatchObject({ status: 'not-run', detail: 'target down after (connection) × envelope.parse-error' });
+    }
+    // Everything judged before the crash keeps its verdict: the one method of the contract conforms.
+    expect(matrix.cells.filter((c) => c.status === 'fail').map((c) => `${c.method} × ${c.check}`)).toEqual(['(connection) × envelope.parse-error']);
+    for (const file of ['matrix.md', 'matrix.html']) expect(readFileSync(join(reportDir, file), 'utf8')).toContain('TARGET DOWN after (connection) × envelope.parse-error');
+    const markdown = readFileSync(join(reportDir, 'matrix.md'), 'utf8');
+    expect(markdown.indexOf('TARGET DOWN')).toBeLessThan(markdown.indexOf('| subject |'));
+
+    const replay = join(reportDir, matrix.targetDown?.replay ?? 'missing');
+    expect(existsSync(replay)).toBe(true);
+    const fresh = await startChildServer('crashOnFrameServer.mjs', [FATAL_FRAME]);
+    try {
+      const replayed = await runCli(['replay', replay, '--target', fresh.url]);
+      expect(replayed.code, replayed.stdout).toBe(1);
+      expect(replayed.stdout).toContain('REPRODUCED: the target no longer accepts connections');
+      expect(await fresh.exited).toBe(70);
+    } finally {
+      await fresh.stop();
+    }
+  } finally {
+    await server.stop();
+    rmSync(reportDir, { recursive: true, force: true });
+  }
+});
+
+test('a target slow on one method only: that method fails on its own timeouts, no later method fails from the backlog, and no more than --max-in-flight requests were outstanding', async () => {
+  test.setTimeout(120_000);
+  const server = await startChildServer('slowMethodServer.mjs', ['1500']);
+  const reportDir = mkdtempSync(join(tmpdir(), 'contract-gate-slow-'));
+  try {
+    const args = ['run', '--target', server.url, '--contract', join(FOREIGN_DIR, 'slowMethod.openrpc.json'), '--seed', '1', '--runs', '5', '--request-timeout', '1000'];
+    const run = await runCli([...args, '--workers', '1', '--max-in-flight', '2', '--report-dir', reportDir], {}, 110_000);
+    expect(run.code, run.stdout).toBe(1);
+    const matrix = JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')) as Matrix;
+    // slow.hash takes 1.5 s to answer on a server that works on one request at a time: its valid payloads time
+    // out (1 s), which is its own failure. fast.sum is judged after it, behind whatever slow.hash left queued.
+    expect(matrix.cells.filter((c) => c.status === 'fail').map((c) => `${c.method} × ${c.check}`)).toEqual(['slow.hash × params.valid-accepted']);
+    for (const method of ['fast.echo', 'fast.sum']) {
+      expect(matrix.cells.filter((c) => c.method === method && c.status !== 'pass' && c.status !== 'n/a')).toEqual([]);
+    }
+    expect(matrix.targetDown).toBeUndefined();
+    expect(matrix.traffic?.timeouts).toBeGreaterThan(0);
+    expect(matrix.traffic?.peakInFlight).toBeLessThanOrEqual(2);
+    expect(run.stdout).toMatch(/contract-gate: traffic — \d+ requests sent, peak [12] in flight per worker, \d+ timed out/);
+  } finally {
+    await server.stop();
+    rmSync(reportDir, { recursive: true, force: true });
+  }
+});
+
+test('a target that does not drain within the drain limit is slow: later methods are not run, the summary says TARGET SLOW', async () => {
+  test.setTimeout(120_000);
+  const server = await startChildServer('slowMethodServer.mjs', ['20000']);
+  const reportDir = mkdtempSync(join(tmpdir(), 'contract-gate-slow-'));
+  try {
+    const args = ['run', '--target', server.url, '--contract', join(FOREIGN_DIR, 'slowMethod.openrpc.json'), '--seed', '1', '--runs', '5', '--request-timeout', '500', '--drain-limit', '1500'];
+    const run = await runCli([...args, '--workers', '1', '--grep', '@method:(slow\\.hash|fast\\.sum)', '--report-dir', reportDir], {}, 110_000);
+    expect(run.code, run.stdout).toBe(1);
+    const lines = run.stdout.split('\n');
+    expect(lines[lines.findIndex((line) => / checks in /.test(line)) + 1]).toMatch(/^contract-gate: TARGET SLOW after slow\.hash × params\.valid-accepted: \{"jsonrpc":"2\.0",.*"method":"slow\.hash"/);
+    const matrix = JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')) as Matrix;
+    expect(matrix.targetDown).toMatchObject({ subject: 'slow.hash', check: 'params.valid-accepted', kind: 'slow' });
+    expect(matrix.cells.find((c) => c.method === 'slow.hash' && c.check === 'params.valid-accepted')?.status).toBe('fail');
+    const later = matrix.cells.filter((c) => c.method === 'fast.sum');
+    expect(later.length).toBeGreaterThan(0);
+    for (const cell of later) expect(cell).toMatchObject({ status: 'not-run', detail: 'target slow after slow.hash × params.valid-accepted' });
+  } finally {
+    await server.stop();
+    rmSync(reportDir, { recursive: true, force: true });
+  }
+});
