@@ -49,7 +49,8 @@ export function registerProxyCommand(program: Command, setExitCode: (code: numbe
       `
 Point the client at the printed address instead of the gateway; its query string (?token=…, ?ticket=…), its
 subprotocols and its Origin, Authorization and Cookie headers are passed to the upstream as they are, and the
-subprotocol the upstream picks is the one the client gets. Frames are passed on before they are judged: a finding
+subprotocol the upstream picks is the one the client gets. Plain HTTP requests (a dashboard page, REST calls
+beside the socket) are forwarded to the upstream's host unjudged. Frames are passed on before they are judged: a finding
 never changes, delays or drops traffic. Non-JSON, binary and huge frames are relayed as they are (huge ones, over
 8 MiB, are not judged); an abrupt close on one side is passed on to the other.
 

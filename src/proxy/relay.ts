@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
@@ -93,6 +94,28 @@ function answerHttp(socket: Duplex, status: number, message: string, headers: Re
   socket.end(Buffer.concat([Buffer.from(lines.join('\r\n')), body]));
 }
 
+/**
+ * Plain HTTP requests (a dashboard page, REST calls beside the socket) go to the upstream's host unchanged and
+ * unjudged, so that a client whose WebSocket and REST share one base URL works through the proxy.
+ */
+function forwardHttp(upstream: string, request: IncomingMessage, response: ServerResponse): void {
+  const target = new URL(upstream);
+  const secure = target.protocol === 'wss:';
+  const headers = { ...request.headers, host: target.host };
+  const outgoing = (secure ? httpsRequest : httpRequest)(
+    { protocol: secure ? 'https:' : 'http:', hostname: target.hostname.replace(/^\[|\]$/g, ''), port: target.port, method: request.method, path: request.url, headers },
+    (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.headers);
+      answer.pipe(response);
+    },
+  );
+  outgoing.on('error', (error) => {
+    if (!response.headersSent) response.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
+    response.end(`contract-gate proxy: upstream unreachable: ${error.message}\n`);
+  });
+  request.pipe(outgoing);
+}
+
 const toBuffer = (data: RawData): Buffer => (Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data));
 
 /**
@@ -116,9 +139,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   };
   let counter = 0;
 
-  const server = createServer((_request, response) => {
-    response.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket' }).end('contract-gate proxy: WebSocket only; every upgrade is relayed to the upstream gateway\n');
-  });
+  const server = createServer((request, response) => forwardHttp(options.upstream, request, response));
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const conn = `c${++counter}`;

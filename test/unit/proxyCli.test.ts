@@ -60,7 +60,13 @@ test('SIGINT writes the report; --fail-on finding exits 1 with the skew summary 
     expect(out).toContain('client on Hermes TUI/Desktop gateway v2 vs server on Hermes TUI/Desktop gateway v1: session.create.cwd_explicit');
     expect(out).not.toContain('cli-proxy-token-42');
     for (const file of ['matrix.json', 'matrix.md', 'matrix.html', 'junit.xml', 'findings.json', 'summary.txt', 'transcripts/c1.txt']) expect(existsSync(join(reportDir, file)), file).toBe(true);
-    expect(JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')).verdict).toBe('fail');
+    const matrix = JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')) as { verdict: string; cells: Array<{ check: string; replay?: string }> };
+    expect(matrix.verdict).toBe('fail');
+    // The replay file the report links re-sends the desktop's create: the older backend still refuses it.
+    const replay = matrix.cells.find((cell) => cell.check === 'skew.client-contract')?.replay ?? '';
+    const replayed = await runCli(['replay', join(reportDir, replay), '--target', gateway.url, '--token-env', 'PROXY_TEST_TOKEN'], { PROXY_TEST_TOKEN: 'cli-proxy-token-42' });
+    expect(replayed.code, replayed.stdout + replayed.stderr).toBe(1);
+    expect(replayed.stdout).toContain('REPRODUCED');
   } finally {
     await gateway.close();
   }

@@ -147,6 +147,26 @@ test('closes are passed on with their code; an abrupt end on one connection leav
   }
 });
 
+test('plain HTTP requests go to the upstream host unchanged (REST beside the socket)', async () => {
+  const { createServer } = await import('node:http');
+  const rest = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => response.writeHead(201, { 'x-seen-token': String(request.headers['x-hermes-session-token']) }).end(`${request.method} ${request.url} ${body}`));
+  });
+  await new Promise<void>((resolve) => rest.listen(0, '127.0.0.1', resolve));
+  const relay = await startRelay({ upstream: `ws://127.0.0.1:${(rest.address() as AddressInfo).port}/api/ws`, tap: { opened: () => undefined, frame: () => undefined, closed: () => undefined, refused: () => undefined } });
+  try {
+    const answer = await fetch(`http://127.0.0.1:${relay.port}/api/sessions?x=1`, { method: 'POST', body: 'hello', headers: { 'x-hermes-session-token': 't' } });
+    expect(answer.status).toBe(201);
+    expect(answer.headers.get('x-seen-token')).toBe('t');
+    expect(await answer.text()).toBe('POST /api/sessions?x=1 hello');
+  } finally {
+    await relay.close();
+    await new Promise((resolve) => rest.close(resolve));
+  }
+});
+
 test('an observer that throws changes nothing on the wire', async () => {
   const upstream = await startUpstream();
   const throwing: RelayTap = {

@@ -1,0 +1,111 @@
+import { expect, test } from '@playwright/test';
+import { HERMES_PROFILE } from '../../src/checks/profile.js';
+import { SESSION_LIFECYCLE_CONTRACT, SESSION_LIFECYCLE_PRE_CWD_EXPLICIT } from '../../src/config/packagePaths.js';
+import { loadContractSync } from '../../src/contracts/index.js';
+import { FrameStreamJudge, requestShape, skewSummary, type FrameFinding } from '../../src/proxy/index.js';
+import { SchemaValidators } from '../../src/contracts/index.js';
+
+// The frame judge alone, fed frames as text: no socket, no gateway. Each case is a conversation that must give
+// exactly the findings listed, under the catalogue's check ids.
+
+const CURRENT = loadContractSync(SESSION_LIFECYCLE_CONTRACT);
+const OLDER = loadContractSync(SESSION_LIFECYCLE_PRE_CWD_EXPLICIT);
+
+type Line = ['client' | 'server', unknown] | ['close', number];
+
+function converse(lines: Line[], client = false): { findings: FrameFinding[]; judge: FrameStreamJudge } {
+  const judge = new FrameStreamJudge({ server: OLDER, profile: HERMES_PROFILE, ...(client ? { client: CURRENT } : {}) });
+  judge.open('c1');
+  const findings: FrameFinding[] = [];
+  lines.forEach(([side, frame], at) => {
+    if (side === 'close') findings.push(...judge.close('c1', 'server', frame as number, at));
+    else findings.push(...judge.frame('c1', side, typeof frame === 'string' ? frame : JSON.stringify(frame), at));
+  });
+  return { findings, judge };
+}
+
+const summary = (findings: FrameFinding[]): string[] => findings.map((f) => `${f.subject} × ${f.check} @ ${f.path}`);
+const request = (id: unknown, method: string, params: unknown): unknown => ({ jsonrpc: '2.0', id, method, params });
+
+test('request shapes: unknown keys under a closed model, invalid values, dotted paths', () => {
+  const validators = new SchemaValidators(OLDER);
+  const create = OLDER.method('session.create');
+  expect(requestShape(create, { cwd: '/x', cwd_explicit: true }, validators)).toMatchObject({ kind: 'unknown-key', paths: ['cwd_explicit'] });
+  expect(requestShape(create, { cwd: 5 }, validators)).toMatchObject({ kind: 'invalid', paths: ['cwd'] });
+  expect(requestShape(create, undefined, validators)).toEqual({ kind: 'valid' });
+  expect(requestShape(undefined, {}, validators)).toEqual({ kind: 'undeclared' });
+});
+
+test('an undeclared method must get -32601; a success for it is envelope.unknown-method', () => {
+  const good = converse([
+    ['client', request('a', 'no.such_method', {})],
+    ['server', { jsonrpc: '2.0', id: 'a', error: { code: -32601, message: 'unknown method: no.such_method' } }],
+  ]);
+  expect(summary(good.findings)).toEqual([]);
+  const bad = converse([
+    ['client', request('a', 'no.such_method', {})],
+    ['server', { jsonrpc: '2.0', id: 'a', result: {} }],
+  ]);
+  expect(summary(bad.findings)).toEqual(['(connection) × envelope.unknown-method @ method']);
+});
+
+test('a contract-invalid request that succeeds, a second answer, and an unanswered request when the gateway closes', () => {
+  const { findings } = converse([
+    ['client', request(1, 'session.create', { cwd: 5 })],
+    ['server', { jsonrpc: '2.0', id: 1, result: { session_id: 's1' } }],
+    ['server', { jsonrpc: '2.0', id: 1, result: { session_id: 's1' } }],
+    ['client', request(2, 'session.list', {})],
+    ['close', 1011],
+  ]);
+  expect(summary(findings)).toEqual(['session.create × params.invalid-not-accepted @ cwd', 'session.create × result.schema @ result.stored_session_id', 'session.create × envelope.id-echo @ id', 'session.list × params.valid-accepted @ (root)']);
+  expect(findings[3]?.message).toContain('closed the connection (1011)');
+});
+
+test('with --client-contract: a key its own contract lacks is a client defect, not skew; a key only the server lacks is skew', () => {
+  const { findings, judge } = converse(
+    [
+      ['client', request('a', 'session.create', { cwd: '/x', nonsense: 1 })],
+      ['server', { jsonrpc: '2.0', id: 'a', error: { code: 4000, message: 'invalid params for session.create: nonsense: Extra inputs are not permitted' } }],
+      ['client', request('b', 'session.create', { cwd: '/x', cwd_explicit: true })],
+      ['server', { jsonrpc: '2.0', id: 'b', error: { code: 4000, message: 'invalid params for session.create: cwd_explicit: Extra inputs are not permitted' } }],
+    ],
+    true,
+  );
+  expect(summary(findings)).toEqual(['session.create × skew.client-contract @ nonsense', 'session.create × skew.client-contract @ cwd_explicit']);
+  expect(findings[0]?.message).toContain('by its own contract (Hermes TUI/Desktop gateway 2)');
+  expect(findings[0]?.skew).toBeUndefined();
+  expect(findings[1]?.skew).toEqual({ method: 'session.create', path: 'cwd_explicit' });
+  const lines = skewSummary(judge.skew.values(), OLDER, CURRENT);
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toContain('session.create.cwd_explicit');
+});
+
+test('an unknown key the gateway silently accepts is params.unknown-key-rejected, not skew', () => {
+  const { findings } = converse([
+    ['client', request('a', 'session.create', { cwd: '/x', cwd_explicit: true })],
+    ['server', { jsonrpc: '2.0', id: 'a', result: { session_id: 's1', stored_session_id: 'k', message_count: 0, messages: [], info: {} } }],
+  ]);
+  expect(summary(findings).filter((line) => !line.includes('result.schema'))).toEqual(['session.create × params.unknown-key-rejected @ cwd_explicit']);
+});
+
+test('events: a session created here starts at seq 1; a repeat and a gap are each a seq finding', () => {
+  const event = (seq: number): unknown => ({ jsonrpc: '2.0', method: 'event', params: { type: 'status.update', session_id: 's9', seq, payload: { kind: 'status', text: 'x' } } });
+  const { findings } = converse([
+    ['client', request('a', 'session.create', {})],
+    ['server', { jsonrpc: '2.0', id: 'a', result: { session_id: 's9' } }],
+    ['server', event(2)],
+    ['server', event(2)],
+    ['server', event(4)],
+    ['server', 'not json'],
+  ]);
+  expect(summary(findings).filter((line) => line.includes('seq-monotonic'))).toEqual([
+    '(session events) × event.seq-monotonic @ params.seq',
+    '(session events) × event.seq-monotonic @ params.seq',
+    '(session events) × event.seq-monotonic @ params.seq',
+  ]);
+});
+
+test('a server request the contract does not declare is a server-request.envelope finding', () => {
+  const { findings } = converse([['server', { jsonrpc: '2.0', id: 'srv-1', method: 'approval.request', params: { session_id: 's1' } }]]);
+  expect(summary(findings)).toEqual(['approval.request × server-request.envelope @ method']);
+});
