@@ -1,0 +1,56 @@
+import { expect, test } from '@playwright/test';
+import { resolveEmbeddedAuth, resolveExternalAuth } from '../../cli/lib/authOptions.js';
+import { startGateway } from '../../gateway/index.js';
+import { connectionAuthFrom, describeAuth } from '../../src/client/authSettings.js';
+import { defaultRunConfig } from '../../src/config/defaultRunConfig.js';
+import { decodeRunConfig, encodeRunConfig, type RunConfig, targetIsGated } from '../../src/config/runConfig.js';
+import { HERMES_CONTRACT } from './helpers/gatewayHarness.js';
+
+test('the run configuration carries the auth settings by variable name and reads them back; a bad one names its field', () => {
+  const config: RunConfig = {
+    ...defaultRunConfig(),
+    auth: { mode: 'ticket', login: { kind: 'basic', user: 'ci', passwordEnv: 'PW' }, via: 'subprotocol' },
+    embeddedAuth: 'gated',
+    authChecks: true,
+  };
+  const decoded = decodeRunConfig(encodeRunConfig(config), 'test');
+  expect(decoded).toEqual(config);
+  expect(targetIsGated(decoded)).toBe(true);
+  expect(targetIsGated(defaultRunConfig())).toBe(false);
+  const broken = JSON.parse(encodeRunConfig(config)) as Record<string, unknown>;
+  broken['auth'] = { mode: 'ticket', login: { kind: 'basic', user: 'ci', passwordEnv: 'PW' }, via: 'header' };
+  expect(() => decodeRunConfig(JSON.stringify(broken), 'test')).toThrow('run configuration test (auth): via must be "query" or "subprotocol", got "header"');
+  expect(describeAuth(config.auth!)).toBe('fresh ticket per connection (basic login as ci, presented as subprotocol)');
+});
+
+test('auth options: one way to obtain tickets, its secret set in the environment; internal needs its variable', async () => {
+  process.env['AUTH_SETTINGS_PW'] = 'x';
+  const target = 'ws://127.0.0.1:9/api/ws';
+  await expect(resolveExternalAuth(target, { login: 'basic', user: 'ci' }, () => undefined)).rejects.toThrow('--login basic needs --user USER and --password-env VAR');
+  await expect(resolveExternalAuth(target, { login: 'basic', user: 'ci', passwordEnv: 'AUTH_SETTINGS_PW', cookieEnv: 'C' }, () => undefined)).rejects.toThrow('pass one way to obtain tickets');
+  await expect(resolveExternalAuth(target, { auth: 'ticket' }, () => undefined)).rejects.toThrow('--auth ticket needs a way to obtain tickets');
+  await expect(resolveExternalAuth(target, { auth: 'internal', credentialEnv: 'AUTH_SETTINGS_UNSET' }, () => undefined)).rejects.toThrow('the environment variable AUTH_SETTINGS_UNSET is not set or empty');
+  expect(await resolveExternalAuth(target, { login: 'basic', user: 'ci', passwordEnv: 'AUTH_SETTINGS_PW' }, () => undefined)).toEqual({
+    mode: 'ticket',
+    login: { kind: 'basic', user: 'ci', passwordEnv: 'AUTH_SETTINGS_PW' },
+    via: 'query',
+  });
+  expect(connectionAuthFrom({ mode: 'internal', credentialEnv: 'AUTH_SETTINGS_PW' }, undefined).kind).toBe('internal');
+});
+
+test('discovery: a loopback dashboard keeps the token and says why; an embedded gated gateway gets a login made up for the run', async () => {
+  const loopback = await startGateway({ contractPaths: [HERMES_CONTRACT] });
+  try {
+    const said: string[] = [];
+    expect(await resolveExternalAuth(loopback.url, { tokenEnv: 'T' }, (line) => said.push(line))).toEqual({ mode: 'token' });
+    expect(said).toEqual(["auth: the target's /api/status says auth_required: false, so the legacy token (?token=)"]);
+  } finally {
+    await loopback.close();
+  }
+  const embedded = resolveEmbeddedAuth(true, { ticketVia: 'subprotocol' });
+  expect(embedded.settings).toEqual({ mode: 'ticket', login: { kind: 'basic', user: 'contract-gate', passwordEnv: 'CONTRACT_GATE_EMBEDDED_PASSWORD' }, via: 'subprotocol' });
+  expect(Object.keys(embedded.env).sort()).toEqual(['CONTRACT_GATE_EMBEDDED_PASSWORD', 'CONTRACT_GATE_EMBEDDED_TOKEN']);
+  expect(embedded.tokenEnv).toBe('CONTRACT_GATE_EMBEDDED_TOKEN');
+  expect(() => resolveEmbeddedAuth(true, { auth: 'token' })).toThrow(/the embedded gateway \(--embedded-auth gated\) is gated: it refuses --auth token/);
+  expect(() => resolveEmbeddedAuth(false, { auth: 'ticket', ticketCommand: 'echo t' })).toThrow('--auth ticket needs a gated target');
+});
