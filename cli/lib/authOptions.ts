@@ -26,7 +26,7 @@ export function addAuthOptions(command: Command): Command {
     .option('--user <name>', 'user name of --login basic')
     .option('--password-env <var>', 'name of the environment variable holding the --login basic password')
     .option('--cookie-env <var>', 'name of the environment variable holding an existing dashboard session cookie (name=value; any provider)')
-    .option('--ticket-command <cmd>', 'shell command printing one fresh ticket per call, for any other provider (CONTRACT_GATE_TARGET names the gateway)')
+    .option('--ticket-command <cmd>', 'shell command printing one fresh ticket per call, for any other provider (GATEWAY_TARGET_URL names the gateway)')
     .addOption(new Option('--ticket-via <how>', 'how each ticket is presented: query (?ticket=, the default) or subprotocol (hermes-gateway-v1, hermes-gateway-ticket.<t>)').choices(['query', 'subprotocol']))
     .option('--credential-env <var>', 'name of the environment variable holding the internal credential of --auth internal');
 }

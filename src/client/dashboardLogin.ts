@@ -133,7 +133,7 @@ export class DashboardLogin implements TicketSource {
 
 /**
  * Any other provider: a command of the user's (run by /bin/sh, environment inherited, the gateway URL in
- * CONTRACT_GATE_TARGET) prints one fresh ticket on stdout per call.
+ * GATEWAY_TARGET_URL) prints one fresh ticket on stdout per call.
  */
 export function commandTicketSource(command: string, timeoutMs = HTTP_TIMEOUT_MS): TicketSource {
   return {
@@ -141,7 +141,7 @@ export function commandTicketSource(command: string, timeoutMs = HTTP_TIMEOUT_MS
     secrets: [],
     mint: (target) =>
       new Promise<MintedTicket>((resolve, reject) => {
-        execFile('/bin/sh', ['-c', command], { timeout: timeoutMs, env: { ...process.env, CONTRACT_GATE_TARGET: target }, maxBuffer: 64 * 1024 }, (error, stdout, stderr) => {
+        execFile('/bin/sh', ['-c', command], { timeout: timeoutMs, env: { ...process.env, GATEWAY_TARGET_URL: target }, maxBuffer: 64 * 1024 }, (error, stdout, stderr) => {
           const ticket = stdout.trim().split('\n').pop()?.trim() ?? '';
           if (error) return reject(new HarnessError('AUTH_FAILED', `the ticket command failed (${error.code ?? error.signal ?? error.message})${stderr.trim() ? `: ${new Redactor([ticket]).redact(stderr.trim().slice(0, 200))}` : ''}`));
           if (!ticket) return reject(new HarnessError('AUTH_FAILED', 'the ticket command printed no ticket'));

@@ -48,8 +48,8 @@ test('a gateway that echoes the ticket-bearing subprotocol is refused by the cli
   }
 });
 
-test('a ticket command: one ticket per call with the gateway URL in CONTRACT_GATE_TARGET; a failing or silent command is AUTH_FAILED', async () => {
-  const source = commandTicketSource('printf "t-%s\\n" "$CONTRACT_GATE_TARGET"');
+test('a ticket command: one ticket per call with the gateway URL in GATEWAY_TARGET_URL; a failing or silent command is AUTH_FAILED', async () => {
+  const source = commandTicketSource('printf "t-%s\\n" "$GATEWAY_TARGET_URL"');
   expect(await source.mint('ws://h:1/api/ws')).toEqual({ ticket: 't-ws://h:1/api/ws', ttlSeconds: undefined });
   await expect(commandTicketSource('echo nope >&2; exit 3').mint('ws://h/')).rejects.toThrow('[AUTH_FAILED] the ticket command failed (3): nope');
   await expect(commandTicketSource('true').mint('ws://h/')).rejects.toThrow('[AUTH_FAILED] the ticket command printed no ticket');
