@@ -195,6 +195,7 @@ export function loadContractSet(paths: readonly string[]): ContractSet {
       if (!into.has(method.name)) into.set(method.name, method);
     }
   };
+  const resolved = new WeakMap<ContractDocument, Map<string, SchemaNode | undefined>>();
   for (const document of documents) {
     readList(document, 'methods', methods);
     readList(document, 'x-server-requests', serverRequests);
@@ -207,10 +208,15 @@ export function loadContractSet(paths: readonly string[]): ContractSet {
     serverRequests,
     notifications,
     resolveRef(document, ref) {
+      // Shaping every outbound value follows the same references again and again: each is parsed and walked once.
+      let byRef = resolved.get(document);
+      if (!byRef) resolved.set(document, (byRef = new Map()));
+      if (byRef.has(ref)) return byRef.get(ref);
       const segments = parseLocalRef(ref);
-      if (!segments) return undefined;
-      const node = getAt(document.json, segments);
-      return typeof node === 'boolean' || isRecord(node) ? node : undefined;
+      const node = segments ? getAt(document.json, segments) : undefined;
+      const schema = typeof node === 'boolean' || isRecord(node) ? node : undefined;
+      byRef.set(ref, schema);
+      return schema;
     },
   };
 }
