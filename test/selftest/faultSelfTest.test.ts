@@ -34,6 +34,8 @@ const END_TO_END = FAULT_CASES.find((faultCase) => faultCase.replay) as FaultCas
  * is a prerequisite (.ci/run installs it): its absence fails the self-test rather than shrinking it.
  */
 const BROWSER = existsSync(CHROMIUM_PATH);
+/** The longest shrunk counterexample a sequence-only fault may leave. */
+const MAX_SHRUNK_CALLS = 6;
 
 test('Chromium is present where the self-test runs in CI', () => {
   expect(BROWSER || !process.env['CI'], `no Chromium at ${CHROMIUM_PATH}: install Debian's chromium (see .ci/run)`).toBe(true);
@@ -135,6 +137,11 @@ test('every fault fails exactly the cells of its expectation, and the clean gate
       const context = `${faultCase.fault}, report ${result.reportDir}`;
       expect.soft(result.failing, `failing cells of ${context}`).toEqual(expectedFailing(faultCase));
       expect.soft(result.notRun, `cells that did not run: ${context}`).toEqual([]);
+      // A sequence-only fault must shrink to a counterexample of at most MAX_SHRUNK_CALLS calls (its replay runs below).
+      for (const cell of result.cells.filter((c) => c.status === 'fail' && c.check.startsWith('stateful.'))) {
+        const calls = Number(/shrunk to (\d+) call/.exec(cell.detail ?? '')?.[1] ?? Number.NaN);
+        expect.soft(calls, `${cell.method} × ${cell.check} of ${context}: ${cell.detail}`).toBeLessThanOrEqual(MAX_SHRUNK_CALLS);
+      }
       if (faultCase.replay) expectReplays(faultCase, replays);
     });
   }

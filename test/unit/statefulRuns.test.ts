@@ -6,7 +6,7 @@ import { RpcClient } from '../../src/client/rpcClient.js';
 import { replayStateful, runStateful } from '../../src/stateful/engine/runStateful.js';
 import type { StatefulModel, StatefulOptions } from '../../src/stateful/engine/statefulTypes.js';
 import type { ConnectClient } from '../../src/stateful/runner/hermesSide.js';
-import { replayHermesStateful, runHermesStateful } from '../../src/stateful/runner/hermesStateful.js';
+import { runHermesStateful } from '../../src/stateful/runner/hermesStateful.js';
 
 const CONTRACT = join(process.cwd(), 'contracts', 'hermes', 'session-lifecycle.openrpc.json');
 
@@ -39,31 +39,8 @@ test('twenty seeds against the clean reference gateway: the model holds and targ
   });
 });
 
-/** The sequence-only faults and the check that is meant to catch each (the differential one sees what the model does not track). */
-const SEQUENCE_FAULTS = [
-  ['sequence.usage-reset-by-resume', 'model'],
-  ['sequence.steer-other-session', 'model'],
-  ['sequence.branch-drops-last-turn', 'model'],
-  ['sequence.since-foreign-after-reconnect', 'model'],
-  ['sequence.list-count-stalls', 'model'],
-  ['sequence.concurrent-prompt-lost', 'model'],
-  ['sequence.usage-total-is-delta', 'differential'],
-] as const;
-
-for (const [fault, mode] of SEQUENCE_FAULTS) {
-  test(`${fault} is caught (${mode}) with a shrunk sequence of at most 6 calls, and the sequence replays`, async () => {
-    test.setTimeout(180_000);
-    await withGateways([fault], async (target, reference) => {
-      const result = await runHermesStateful(setupOf(target, reference), mode, { seed: 1, runs: 25, maxSteps: 40, referenceDirectives: true });
-      expect(result.ok, `${fault} went unnoticed`).toBe(false);
-      expect(result.steps.length, JSON.stringify(result.steps)).toBeLessThanOrEqual(6);
-      expect(result.failure?.index).toBe(result.steps.length);
-      const again = await replayHermesStateful(setupOf(target, reference), mode, result.steps);
-      expect(again.failure?.index, 'the replayed sequence fails at the same step').toBe(result.steps.length);
-      expect(again.failure?.message.slice(0, 24), 'and for the same rule').toBe(result.failure?.message.slice(0, 24));
-    });
-  });
-}
+// Each sequence fault is caught, shrunk to at most 6 calls and replayed by the self-test (test/selftest), which
+// runs the stateful cells exactly as `contract-gate run --fault` does.
 
 // The engine on a system without a network: a counter whose increments are lost once it reaches 3.
 interface Counter {
