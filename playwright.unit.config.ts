@@ -15,8 +15,9 @@ export default defineConfig({
   timeout: 60_000,
   reporter: process.env['CI'] ? [['line'], ['json', { outputFile: 'test-results/unit-results.json' }]] : [['list']],
   outputDir: 'test-results/unit-artifacts',
+  // The self-test's two long tests are scheduled first, so that the unit tests fill the other workers around them.
   projects: [
-    { name: 'unit', testMatch: 'unit/**/*.test.ts' },
     { name: 'selftest', testMatch: 'selftest/**/*.test.ts' },
+    { name: 'unit', testMatch: 'unit/**/*.test.ts' },
   ],
 });
