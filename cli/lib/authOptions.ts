@@ -88,8 +88,11 @@ export async function resolveExternalAuth(target: string, options: AuthOptions, 
 }
 
 /** The password of the embedded gated gateway's basic account, made up for one run and passed by environment. */
-export const EMBEDDED_PASSWORD_ENV = 'CONTRACT_GATE_EMBEDDED_PASSWORD';
-export const EMBEDDED_TOKEN_ENV = 'CONTRACT_GATE_EMBEDDED_TOKEN';
+/**
+ * Names of the variables that carry the credentials made up for an embedded gated gateway. Each run gets its own
+ * (a random suffix), so that runs sharing one process (the in-process self-test) never read another's password.
+ */
+const embeddedEnvName = (what: 'PASSWORD' | 'TOKEN'): string => `EMBEDDED_GATEWAY_${what}_${randomBytes(6).toString('hex')}`;
 export const EMBEDDED_USER = 'contract-gate';
 
 /**
@@ -107,15 +110,16 @@ export function resolveEmbeddedAuth(gated: boolean, options: AuthOptions): { set
   const env: Record<string, string> = {};
   let settings = explicit;
   if (!settings) {
-    env[EMBEDDED_PASSWORD_ENV] = randomBytes(18).toString('base64url');
-    settings = { mode: 'ticket', login: { kind: 'basic', user: EMBEDDED_USER, passwordEnv: EMBEDDED_PASSWORD_ENV }, via: options.ticketVia ?? 'query' };
+    const passwordEnv = embeddedEnvName('PASSWORD');
+    env[passwordEnv] = randomBytes(18).toString('base64url');
+    settings = { mode: 'ticket', login: { kind: 'basic', user: EMBEDDED_USER, passwordEnv }, via: options.ticketVia ?? 'query' };
   } else if (settings.mode === 'ticket' && settings.login.kind !== 'basic') {
     throw new HarnessError('USAGE', '--embedded-auth gated serves a basic login: use --login basic (or no login options)');
   }
   let tokenEnv = options.tokenEnv;
   if (!tokenEnv) {
-    env[EMBEDDED_TOKEN_ENV] = randomBytes(18).toString('base64url');
-    tokenEnv = EMBEDDED_TOKEN_ENV;
+    tokenEnv = embeddedEnvName('TOKEN');
+    env[tokenEnv] = randomBytes(18).toString('base64url');
   }
   return { settings, env, tokenEnv };
 }
