@@ -48,9 +48,13 @@ test('discovery: a loopback dashboard keeps the token and says why; an embedded 
     await loopback.close();
   }
   const embedded = resolveEmbeddedAuth(true, { ticketVia: 'subprotocol' });
-  expect(embedded.settings).toEqual({ mode: 'ticket', login: { kind: 'basic', user: 'contract-gate', passwordEnv: 'CONTRACT_GATE_EMBEDDED_PASSWORD' }, via: 'subprotocol' });
-  expect(Object.keys(embedded.env).sort()).toEqual(['CONTRACT_GATE_EMBEDDED_PASSWORD', 'CONTRACT_GATE_EMBEDDED_TOKEN']);
-  expect(embedded.tokenEnv).toBe('CONTRACT_GATE_EMBEDDED_TOKEN');
+  // Each run's made-up credentials live in variables of its own (runs may share a process).
+  const passwordEnv = embedded.settings?.mode === 'ticket' && embedded.settings.login.kind === 'basic' ? embedded.settings.login.passwordEnv : '';
+  expect(embedded.settings).toEqual({ mode: 'ticket', login: { kind: 'basic', user: 'contract-gate', passwordEnv }, via: 'subprotocol' });
+  expect(passwordEnv).toMatch(/^EMBEDDED_GATEWAY_PASSWORD_[0-9a-f]{12}$/);
+  expect(embedded.tokenEnv).toMatch(/^EMBEDDED_GATEWAY_TOKEN_[0-9a-f]{12}$/);
+  expect(Object.keys(embedded.env).sort()).toEqual([passwordEnv, embedded.tokenEnv].sort());
+  expect(resolveEmbeddedAuth(true, {}).tokenEnv).not.toBe(embedded.tokenEnv);
   expect(() => resolveEmbeddedAuth(true, { auth: 'token' })).toThrow(/the embedded gateway \(--embedded-auth gated\) is gated: it refuses --auth token/);
   expect(() => resolveEmbeddedAuth(false, { auth: 'ticket', ticketCommand: 'echo t' })).toThrow('--auth ticket needs a gated target');
 });
