@@ -25,6 +25,12 @@ import { addAuthOptions, type AuthOptions, EMBEDDED_USER, resolveExternalAuth } 
 import { integerOption } from '../lib/options.js';
 import { tokenFromEnv } from '../lib/tokens.js';
 
+/** The external target a replay file recorded; one whose URL had a token in it needs --target and --token-env. */
+function recordedTarget(recorded: string): string {
+  if (recorded.includes('***')) throw new HarnessError('USAGE', `the recorded target ${recorded} had a token; pass --target with the URL and --token-env`);
+  return recorded;
+}
+
 function readJson(path: string): unknown {
   try {
     return JSON.parse(readFileSync(path, 'utf8'));
@@ -60,8 +66,7 @@ export function registerReplayCommand(program: Command, setExitCode: (code: numb
 /** Sends the frames a target did not survive to a (fresh) target: exit 1 when it goes down again, 0 when it survives. */
 async function framesReplayCommand(path: string, data: unknown, options: ReplayOptions): Promise<number> {
   const file = parseFramesReplay(data, path);
-  const url = options.target ?? (file.target.includes('***') ? undefined : file.target);
-  if (!url) throw new HarnessError('USAGE', `the recorded target ${file.target} had a token; pass --target with the URL and --token-env`);
+  const url = options.target ?? recordedTarget(file.target);
   const token = tokenFromEnv(options.tokenEnv);
   const redactor = new Redactor([token, tokenInUrl(url)]);
   process.stdout.write(`contract-gate replay: ${file.frames.length} frame(s) sent last by ${file.subject} × ${file.check} against ${redactor.redactUrl(url)}\n`);
@@ -119,8 +124,7 @@ export async function replayCommand(path: string, options: ReplayOptions): Promi
   let url = options.target;
   if (!url) {
     if (!file.embedded) {
-      if (file.target.includes('***')) throw new HarnessError('USAGE', `the recorded target ${file.target} had a token; pass --target with the URL and --token-env`);
-      url = file.target;
+      url = recordedTarget(file.target);
     } else {
       ({ gateway, auth } = await embeddedGateway(file, token, options));
       url = gateway.url;
@@ -170,8 +174,7 @@ async function statefulReplayCommand(path: string, options: ReplayOptions): Prom
     let url = options.target;
     if (!url) {
       if (!file.embedded) {
-        if (file.target.includes('***')) throw new HarnessError('USAGE', `the recorded target ${file.target} had a token; pass --target with the URL and --token-env`);
-        url = file.target;
+        url = recordedTarget(file.target);
       } else {
         const gateway = await startGateway({ contractPaths: file.gateway?.contracts ?? file.contracts, legacyMessages: file.gateway?.legacyMessages ?? false, ...(token ? { token } : {}), faults: file.gateway?.faults ?? [] });
         started.push(gateway);
