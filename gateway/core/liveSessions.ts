@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { GatewayConnection } from './gatewayConnection.js';
 import type { StoredMessage } from './sessionStore.js';
 import type { TimerHandle } from './timers.js';
@@ -32,7 +32,8 @@ export interface LiveSession {
   readonly key: string;
   readonly startedAt: number;
   lastActive: number;
-  binding: GatewayConnection | undefined;
+  /** The connection its events go to; changed only through {@link LiveSessions.bind}, which keeps the index. */
+  readonly binding: GatewayConnection | undefined;
   model: string;
   readonly provider: string | null;
   readonly reasoningEffort: string | null;
@@ -73,9 +74,28 @@ export type NewLiveSession = Pick<LiveSession, 'key' | 'model' | 'provider' | 'r
 
 const MAX_TOMBSTONES = 4096;
 
-/** Live sessions in insertion order, plus tombstones of sessions whose agent build failed. */
+/** Adds `value` under `key` of a map of sets (created on first use). */
+function addTo<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {
+  let values = index.get(key);
+  if (!values) index.set(key, (values = new Set()));
+  values.add(value);
+}
+
+function removeFrom<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {
+  const values = index.get(key);
+  if (!values) return;
+  values.delete(value);
+  if (values.size === 0) index.delete(key);
+}
+
+/**
+ * Live sessions in insertion order, plus tombstones of sessions whose agent build failed. Indexed by stored key
+ * and by bound connection, so that neither a lookup nor a dropped connection walks every live session.
+ */
 export class LiveSessions {
   private readonly sessions = new Map<string, LiveSession>();
+  private readonly byStoredKey = new Map<string, Set<LiveSession>>();
+  private readonly byConnection = new Map<GatewayConnection, Set<LiveSession>>();
   private readonly failures = new Map<string, string>();
   private readonly issued = new Set<string>();
 
@@ -106,7 +126,22 @@ export class LiveSessions {
       cleanup: undefined,
     };
     this.sessions.set(session.id, session);
+    addTo(this.byStoredKey, session.key, session);
+    if (binding) addTo(this.byConnection, binding, session);
     return session;
+  }
+
+  /** Routes the session's events to `connection` (undefined: to nobody). */
+  bind(session: LiveSession, connection: GatewayConnection | undefined): void {
+    if (session.binding === connection) return;
+    if (session.binding) removeFrom(this.byConnection, session.binding, session);
+    (session as { binding: GatewayConnection | undefined }).binding = connection;
+    if (connection && this.sessions.get(session.id) === session) addTo(this.byConnection, connection, session);
+  }
+
+  /** The live sessions bound to `connection`, oldest first. */
+  boundTo(connection: GatewayConnection): LiveSession[] {
+    return [...(this.byConnection.get(connection) ?? [])];
   }
 
   get(id: string): LiveSession | undefined {
@@ -114,8 +149,7 @@ export class LiveSessions {
   }
 
   byKey(key: string): LiveSession | undefined {
-    for (const session of this.sessions.values()) if (session.key === key) return session;
-    return undefined;
+    return this.byStoredKey.get(key)?.values().next().value;
   }
 
   byPendingTitle(title: string): LiveSession | undefined {
@@ -128,7 +162,10 @@ export class LiveSessions {
   }
 
   remove(session: LiveSession): void {
+    if (this.sessions.get(session.id) !== session) return;
     this.sessions.delete(session.id);
+    removeFrom(this.byStoredKey, session.key, session);
+    if (session.binding) removeFrom(this.byConnection, session.binding, session);
   }
 
   markFailed(session: LiveSession, message: string): void {
@@ -146,13 +183,16 @@ export class LiveSessions {
 
   clear(): void {
     this.sessions.clear();
+    this.byStoredKey.clear();
+    this.byConnection.clear();
     this.failures.clear();
   }
 
   /** A fresh 8-hex runtime id, never handed out twice. */
   reserveId(): string {
     for (;;) {
-      const id = randomBytes(4).toString('hex');
+      // randomUUID draws from a cached entropy pool: far cheaper per id than a randomBytes call.
+      const id = randomUUID().slice(0, 8);
       if (!this.issued.has(id)) {
         this.issued.add(id);
         return id;

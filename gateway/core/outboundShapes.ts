@@ -10,11 +10,11 @@ export class OutboundShapes {
   constructor(private readonly contracts: ContractSet) {}
 
   private fit(value: unknown, at: SchemaAt): unknown {
-    return shape(value, at.schema, (ref) => this.contracts.resolveRef(at.document, ref));
+    return shape(value, at.schema, this.contracts.resolverFor(at.document));
   }
 
   private absent(at: SchemaAt): unknown {
-    return absentValue(at.schema, (ref) => this.contracts.resolveRef(at.document, ref));
+    return absentValue(at.schema, this.contracts.resolverFor(at.document));
   }
 
   result(method: MethodContract, value: unknown): unknown {

@@ -66,7 +66,7 @@ export class ParamsAdmission {
   }
 
   private extraIn(method: MethodContract, shaped: { slots: Slot[]; params: Record<string, unknown> }, options: { closeOpenModels?: boolean } = {}): string[] | undefined {
-    const resolve = (ref: string) => this.contracts.resolveRef(method.document, ref);
+    const resolve = this.contracts.resolverFor(method.document);
     for (const slot of shaped.slots) {
       if (slot.value === undefined) continue;
       const extra = firstExtraKey(slot.value, slot.descriptor.schema.schema, resolve, slot.prefix, options);

@@ -51,7 +51,7 @@ export class SessionLifecycle {
   bind(session: LiveSession, connection: GatewayConnection): void {
     this.deps.timers.cancel(session.reaper);
     session.reaper = undefined;
-    session.binding = connection;
+    this.deps.live.bind(session, connection);
   }
 
   ensureRow(session: LiveSession): StoredRow {
@@ -118,7 +118,7 @@ export class SessionLifecycle {
 
   /** A transport went away: reap `close_on_disconnect` sessions now, hand the others to the orphan reaper. */
   connectionClosed(connection: GatewayConnection, code: number, reason: string): void {
-    for (const session of this.deps.live.all()) if (session.binding === connection) this.departed(session, code, reason);
+    for (const session of this.deps.live.boundTo(connection)) this.departed(session, code, reason);
     this.deps.hooks.forget(connection);
   }
 
@@ -133,7 +133,7 @@ export class SessionLifecycle {
       this.close(session, { kind: 'close_on_disconnect', code, reason });
       return;
     }
-    session.binding = undefined;
+    this.deps.live.bind(session, undefined);
     this.deps.timers.cancel(session.reaper);
     session.reaper = this.deps.timers.after(this.deps.orphanGraceMs, () => this.close(session, { kind: 'orphan_reap' }));
   }

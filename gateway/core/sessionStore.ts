@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 
 /** One durable transcript row. */
 export interface StoredMessage {
@@ -50,7 +50,7 @@ export class SessionStore {
   newKey(): string {
     for (;;) {
       const stamp = new Date(this.now()).toISOString().replace(/[-:]/g, '').replace('T', '_').slice(0, 15);
-      const key = `${stamp}_${randomBytes(3).toString('hex')}`;
+      const key = `${stamp}_${randomUUID().slice(0, 6)}`;
       if (!this.rows.has(key) && !this.reserved.has(key)) {
         this.reserved.add(key);
         return key;

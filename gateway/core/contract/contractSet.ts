@@ -68,6 +68,8 @@ export interface ContractSet {
   readonly notifications: ReadonlyMap<string, NotificationContract>;
   /** Follows one `$ref` inside the document; undefined when it dangles or is not local. */
   resolveRef(document: ContractDocument, ref: string): SchemaNode | undefined;
+  /** `resolveRef` bound to one document, the same function every time (schema walks memoise per resolver). */
+  resolverFor(document: ContractDocument): (ref: string) => SchemaNode | undefined;
 }
 
 export class ContractLoadError extends Error {
@@ -196,6 +198,7 @@ export function loadContractSet(paths: readonly string[]): ContractSet {
     }
   };
   const resolved = new WeakMap<ContractDocument, Map<string, SchemaNode | undefined>>();
+  const resolvers = new WeakMap<ContractDocument, (ref: string) => SchemaNode | undefined>();
   for (const document of documents) {
     readList(document, 'methods', methods);
     readList(document, 'x-server-requests', serverRequests);
@@ -217,6 +220,11 @@ export function loadContractSet(paths: readonly string[]): ContractSet {
       const schema = typeof node === 'boolean' || isRecord(node) ? node : undefined;
       byRef.set(ref, schema);
       return schema;
+    },
+    resolverFor(document) {
+      let resolver = resolvers.get(document);
+      if (!resolver) resolvers.set(document, (resolver = (ref) => this.resolveRef(document, ref)));
+      return resolver;
     },
   };
 }

@@ -7,8 +7,8 @@ const MAX_DEPTH = 64;
 export function absentValue(raw: SchemaNode, resolve: Resolve, depth = 0): unknown {
   const node = deref(raw, resolve);
   if (typeof node === 'boolean') return undefined;
-  if ('default' in node) return structuredClone(node['default']);
-  if ('const' in node) return structuredClone(node['const']);
+  if ('default' in node) return freshCopy(node['default']);
+  if ('const' in node) return freshCopy(node['const']);
   const branches = Array.isArray(node['anyOf']) ? node['anyOf'] : Array.isArray(node['oneOf']) ? node['oneOf'] : undefined;
   const nullable = branches?.some((branch) => {
     const target = deref(branch as SchemaNode, resolve);
@@ -21,22 +21,51 @@ export function absentValue(raw: SchemaNode, resolve: Resolve, depth = 0): unkno
   return undefined;
 }
 
+/** What shaping an object against one schema node needs, read once per node. */
+interface ObjectPlan {
+  readonly properties: ReadonlyArray<readonly [string, SchemaNode]>;
+  readonly declared: ReadonlySet<string>;
+  readonly required: ReadonlySet<string>;
+  readonly additional: unknown;
+}
+
+const objectPlans = new WeakMap<SchemaObject, ObjectPlan>();
+
+function objectPlan(node: SchemaObject): ObjectPlan {
+  let plan = objectPlans.get(node);
+  if (!plan) {
+    const properties = isPlainObject(node['properties']) ? Object.entries(node['properties'] as Record<string, SchemaNode>) : [];
+    plan = {
+      properties,
+      declared: new Set(properties.map(([name]) => name)),
+      required: new Set(Array.isArray(node['required']) ? (node['required'] as string[]) : []),
+      additional: node['additionalProperties'],
+    };
+    objectPlans.set(node, plan);
+  }
+  return plan;
+}
+
+/** A default or const as a fresh value: only containers need copying. */
+function freshCopy(value: unknown): unknown {
+  return typeof value === 'object' && value !== null ? structuredClone(value) : value;
+}
+
 function shapeObject(value: Record<string, unknown>, node: SchemaObject, resolve: Resolve, depth: number): Record<string, unknown> {
-  const properties = isPlainObject(node['properties']) ? (node['properties'] as Record<string, SchemaNode>) : {};
-  const required = new Set(Array.isArray(node['required']) ? (node['required'] as string[]) : []);
+  const { properties, declared, required, additional } = objectPlan(node);
   const shaped: Record<string, unknown> = {};
   // Declaration order first, as Pydantic serialises a model; then the extras an open model keeps.
-  for (const [name, schema] of Object.entries(properties)) {
+  for (const [name, schema] of properties) {
     if (Object.hasOwn(value, name)) shaped[name] = shape(value[name], schema, resolve, depth + 1);
     else if (required.has(name)) {
       const absent = absentValue(schema, resolve, depth);
       if (absent !== undefined) shaped[name] = absent;
     }
   }
-  const additional = node['additionalProperties'];
-  for (const [key, item] of Object.entries(value)) {
-    if (Object.hasOwn(properties, key) || additional === false) continue;
-    shaped[key] = isPlainObject(additional) ? shape(item, additional as SchemaNode, resolve, depth + 1) : item;
+  if (additional === false) return shaped;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key) || declared.has(key)) continue;
+    shaped[key] = isPlainObject(additional) ? shape(value[key], additional as SchemaNode, resolve, depth + 1) : value[key];
   }
   return shaped;
 }

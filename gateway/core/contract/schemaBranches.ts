@@ -9,7 +9,19 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Per resolver (one per document), each `$ref` node's target merged with its siblings: documents do not change. */
+const dereferenced = new WeakMap<Resolve, WeakMap<SchemaObject, SchemaNode>>();
+
 export function deref(node: SchemaNode, resolve: Resolve): SchemaNode {
+  if (typeof node === 'boolean' || typeof node['$ref'] !== 'string') return node;
+  let byNode = dereferenced.get(resolve);
+  if (!byNode) dereferenced.set(resolve, (byNode = new WeakMap()));
+  let target = byNode.get(node);
+  if (target === undefined) byNode.set(node, (target = followRefs(node, resolve)));
+  return target;
+}
+
+function followRefs(node: SchemaNode, resolve: Resolve): SchemaNode {
   let current = node;
   for (let hop = 0; hop < 32; hop++) {
     if (typeof current === 'boolean' || typeof current['$ref'] !== 'string') return current;
@@ -59,8 +71,18 @@ function fitScore(value: Record<string, unknown>, node: SchemaObject, resolve: R
   return score;
 }
 
+const dereferencedBranches = new WeakMap<Resolve, WeakMap<readonly SchemaNode[], readonly SchemaNode[]>>();
+
+function branchTargets(branches: readonly SchemaNode[], resolve: Resolve): readonly SchemaNode[] {
+  let byList = dereferencedBranches.get(resolve);
+  if (!byList) dereferencedBranches.set(resolve, (byList = new WeakMap()));
+  let targets = byList.get(branches);
+  if (!targets) byList.set(branches, (targets = branches.map((branch) => deref(branch, resolve))));
+  return targets;
+}
+
 export function pickBranch(value: unknown, branches: readonly SchemaNode[], resolve: Resolve): SchemaNode | undefined {
-  const candidates = branches.map((branch) => deref(branch, resolve)).filter((branch) => typeMatches(value, branch));
+  const candidates = branchTargets(branches, resolve).filter((branch) => typeMatches(value, branch));
   if (candidates.length <= 1 || !isPlainObject(value)) return candidates[0];
   let best = candidates[0];
   let bestScore = -Infinity;

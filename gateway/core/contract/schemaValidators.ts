@@ -73,6 +73,8 @@ function issueOf(errors: readonly ErrorObject[]): SchemaIssue {
 export class SchemaValidators {
   private readonly ajv: Ajv;
   private readonly cache = new Map<string, ValidateFunction | null>();
+  /** The same lookup by the SchemaAt object itself: the hot path (every outbound frame) skips building the key. */
+  private readonly byLocation = new WeakMap<SchemaAt, ValidateFunction | null>();
 
   constructor(
     contracts: ContractSet,
@@ -91,6 +93,14 @@ export class SchemaValidators {
   }
 
   private compiled(at: SchemaAt): ValidateFunction | null {
+    const known = this.byLocation.get(at);
+    if (known !== undefined) return known;
+    const validate = this.compiledAt(at);
+    this.byLocation.set(at, validate);
+    return validate;
+  }
+
+  private compiledAt(at: SchemaAt): ValidateFunction | null {
     const key = `${at.document.index}#${at.pointer}`;
     let validate = this.cache.get(key);
     if (validate === undefined) {
