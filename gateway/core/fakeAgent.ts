@@ -76,7 +76,11 @@ export class FakeAgent {
     const run = (index: number): void => {
       if (session.turn !== turn) return;
       const next = (): void => {
-        if (index + 1 < steps.length && session.turn === turn) this.schedule(turn, gap, () => run(index + 1));
+        if (index + 1 >= steps.length || session.turn !== turn) return;
+        // An instant turn runs whole in the tick it starts in (its frames leave in one socket write); `/slow`
+        // spreads the steps over timers, where a client can reach the running turn.
+        if (gap > 0) this.schedule(turn, gap, () => run(index + 1));
+        else run(index + 1);
       };
       const pending = steps[index]?.();
       if (pending) void pending.then(next);

@@ -101,8 +101,19 @@ export class LiveSessions {
 
   /** `id` comes from {@link reserveId} when hooks must name the session before it opens. */
   open(init: NewLiveSession, binding: GatewayConnection | undefined, nowSeconds: number, via: LiveSession['via'], id = this.reserveId()): LiveSession {
+    // Every field named, no `...init`: V8 builds a spread-then-extended literal of this size about 50× slower.
     const session: LiveSession = {
-      ...init,
+      key: init.key,
+      model: init.model,
+      provider: init.provider,
+      reasoningEffort: init.reasoningEffort,
+      fast: init.fast,
+      cwd: init.cwd,
+      workspace: init.workspace,
+      cols: init.cols,
+      source: init.source,
+      profile: init.profile,
+      closeOnDisconnect: init.closeOnDisconnect,
       id,
       via,
       modelOptions: init.modelOptions ?? null,

@@ -14,7 +14,10 @@ export interface OutboundFrame {
   readonly sessionId?: string;
 }
 
-/** Returns the frames to send instead: `[]` drops, two copies duplicate, a changed frame rewrites. */
+/**
+ * Returns the frames to send instead: `[]` drops, two copies duplicate, a changed frame rewrites. A change is a new
+ * frame object: the frame passed in is never modified in place (its serialised text may already exist).
+ */
 export type FrameInterceptor = (frame: OutboundFrame, connection: GatewayConnection) => OutboundFrame[];
 
 /** Every frame the gateway sends passes here, so that a fault layer can rewrite, drop or duplicate it. */
@@ -29,10 +32,11 @@ export class OutboundFunnel {
     };
   }
 
-  send(connection: GatewayConnection, outbound: OutboundFrame): void {
+  /** `text`, when given, is `outbound.frame` already serialised: sent as it is wherever no interceptor changed the frame. */
+  send(connection: GatewayConnection, outbound: OutboundFrame, text?: string): void {
     if (!connection.open) return;
     let frames = [outbound];
     for (const interceptor of this.interceptors) frames = frames.flatMap((frame) => interceptor(frame, connection));
-    for (const frame of frames) connection.link.send(JSON.stringify(frame.frame));
+    for (const frame of frames) connection.link.send(text !== undefined && frame.frame === outbound.frame ? text : JSON.stringify(frame.frame));
   }
 }

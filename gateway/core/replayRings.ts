@@ -55,8 +55,8 @@ export class ReplayRings {
 
   constructor(readonly limits: ReplayLimits) {}
 
-  /** Stamps the next seq on `params`, retains a frozen copy and returns the seq. */
-  record(sessionId: string, params: Record<string, unknown>): number {
+  /** Stamps the next seq on `params` and retains a copy; returns the seq and the params' JSON text. */
+  record(sessionId: string, params: Record<string, unknown>): { seq: number; json: string } {
     const cursor = this.cursors.get(sessionId) ?? { latestSeq: 0, evictedThrough: 0 };
     this.cursors.set(sessionId, cursor);
     const seq = ++cursor.latestSeq;
@@ -65,7 +65,7 @@ export class ReplayRings {
     const bytes = Buffer.byteLength(json, 'utf8');
     if (bytes > this.limits.maxBytesPerSession || bytes > this.limits.maxBytesProcess || this.limits.maxEventsPerSession < 1 || this.limits.maxSessions < 1) {
       cursor.evictedThrough = seq;
-      return seq;
+      return { seq, json };
     }
     let ring = this.rings.get(sessionId);
     if (!ring) {
@@ -86,7 +86,7 @@ export class ReplayRings {
       if (oldest === undefined) break;
       this.evictOne(oldest);
     }
-    return seq;
+    return { seq, json };
   }
 
   since(sessionId: string, lastSeen: number): ReplaySlice {

@@ -44,10 +44,11 @@ export class SessionEvents {
     const params: Record<string, unknown> = { type, session_id: target.id };
     if (payload !== undefined) params['payload'] = payload;
     this.checker.checkEvent(type, payload);
-    const seq = this.replay.record(target.id, params);
+    const { seq, json } = this.replay.record(target.id, params);
     const connection = target.binding;
     if (connection?.open && connection.eventsEnabled) {
-      this.funnel.send(connection, { kind: 'event', frame: { jsonrpc: '2.0', method: 'event', params }, sessionId: target.id });
+      // The ring already serialised the params: the frame's text is built around them, not serialised again.
+      this.funnel.send(connection, { kind: 'event', frame: { jsonrpc: '2.0', method: 'event', params }, sessionId: target.id }, `{"jsonrpc":"2.0","method":"event","params":${json}}`);
     }
     return seq;
   }

@@ -24,6 +24,28 @@ export const RPC_PATH = '/api/rpc';
 const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
 /** WebSocket `/api/ws` and HTTP `POST /api/rpc` in front of one {@link GatewayCore}. */
+/**
+ * Sends text frames on `ws`, holding the socket's writes until the end of the current tick: a response and the
+ * events sent after it in the same tick leave in one write instead of one system call per frame. Order is kept.
+ */
+function coalescedSender(ws: WebSocket): (text: string) => void {
+  const socket = (ws as unknown as { _socket?: Duplex })._socket;
+  let held = false;
+  const release = () => {
+    held = false;
+    socket?.uncork();
+  };
+  return (text) => {
+    if (ws.readyState !== ws.OPEN) return;
+    if (!held && socket) {
+      held = true;
+      socket.cork();
+      process.nextTick(release);
+    }
+    ws.send(text);
+  };
+}
+
 export class GatewayServer {
   private readonly http: Server;
   /** The subprotocol gated admission selected for an upgrade request. */
@@ -121,13 +143,11 @@ export class GatewayServer {
     const connection = this.core.connect({
       kind: 'ws',
       ...(origin !== undefined ? { origin } : {}),
-      send: (text) => {
-        if (ws.readyState === ws.OPEN && !options.silent) ws.send(text);
-      },
+      send: options.silent ? () => {} : coalescedSender(ws),
       close: (code, reason) => ws.close(code, reason),
     });
     ws.on('message', (data) => {
-      const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+      const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
       this.core.receive(connection, text).catch((error: unknown) => this.options.log(`frame handling failed: ${String(error)}`));
     });
     ws.on('close', (code, reason) => this.core.disconnect(connection, code, reason.toString('utf8')));

@@ -202,9 +202,10 @@ test('SHARED_SESSION_WIRE input observations and submissions reach the wire wher
   try {
     const client = harness.client();
     const { session_id: sessionId } = await createReady(client);
-    expect(await client.call('prompt.submit', { session_id: sessionId, text: 'look', submission_ref: 'R1' })).toMatchObject({ submission: { input_id: 'I1', ref: 'R1', disposition: 'starting' } });
+    // A slow turn, so that the second prompt finds it running (an instant turn ends within the tick it starts in).
+    expect(await client.call('prompt.submit', { session_id: sessionId, text: '/slow 500 look', submission_ref: 'R1' })).toMatchObject({ submission: { input_id: 'I1', ref: 'R1', disposition: 'starting' } });
     const started = await client.waitForEvent('message.start', sessionId);
-    expect(started['payload']).toEqual({ input: { role: 'user', text: 'look' }, inputs: [{ id: 'I1' }], inputs_complete: true });
+    expect(started['payload']).toEqual({ input: { role: 'user', text: '/slow 500 look' }, inputs: [{ id: 'I1' }], inputs_complete: true });
     expect(await client.call('prompt.submit', { session_id: sessionId, text: 'later', submission_ref: 'x'.repeat(65) })).toMatchObject({ status: 'queued', submission: { input_id: 'I2', disposition: 'queued' } });
   } finally {
     harness.close();

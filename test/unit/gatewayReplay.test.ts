@@ -3,7 +3,7 @@ import { DEFAULT_REPLAY_LIMITS, ReplayRings } from '../../gateway/core/replayRin
 import { coreHarness, createReady, turn } from './helpers/gatewayHarness.js';
 
 const rings = (limits: Partial<typeof DEFAULT_REPLAY_LIMITS> = {}) => new ReplayRings({ ...DEFAULT_REPLAY_LIMITS, ...limits });
-const record = (replay: ReplayRings, session: string, payload: unknown = { text: 'x' }) => replay.record(session, { type: 'message.delta', session_id: session, payload });
+const record = (replay: ReplayRings, session: string, payload: unknown = { text: 'x' }) => replay.record(session, { type: 'message.delta', session_id: session, payload }).seq;
 
 test('seq starts at 1 per session and increases by one; since() returns params objects after the watermark', () => {
   const replay = rings();
@@ -110,4 +110,12 @@ test('session.events.stats reports occupancy and the configured limits', async (
   });
   expect(await client.call('session.events.since', { session_id: created.session_id, last_seen: 1 })).toMatchObject({ count: 4, truncated: true });
   harness.close();
+});
+
+test('record returns the stamped params as JSON text, the very text an event frame is built around', () => {
+  const replay = rings();
+  const params = { type: 'message.delta', session_id: 'a', payload: { text: 'x' } };
+  const { seq, json } = replay.record('a', params);
+  expect(JSON.parse(json)).toEqual({ ...params, seq });
+  expect(json).toBe(JSON.stringify(params));
 });

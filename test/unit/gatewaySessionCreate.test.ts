@@ -100,9 +100,9 @@ test('a prompt sent while the agent builds waits for it; one sent to a failing b
   const client = harness.client();
   const ok = await client.call<Created>('session.create', {});
   expect(await client.call('prompt.submit', { session_id: ok.session_id, text: 'early' })).toEqual({ status: 'streaming' });
-  // Order on the wire: the build's session.info, then the prompt's answer, then the turn's first event.
+  // Order on the wire: the build's session.info, then the prompt's answer, then the turn (an instant one, whole).
   const order = client.frames.slice(2).map((frame) => (frame['method'] === 'event' ? (frame['params'] as { type: string }).type : 'answer'));
-  expect(order).toEqual(['session.info', 'answer', 'message.start']);
+  expect(order).toEqual(['session.info', 'answer', 'message.start', 'message.delta', 'message.delta', 'message.delta', 'message.complete']);
   const failing = await client.call<Created>('session.create', { model: 'fail-build' });
   expect((await rpcError(client.call('prompt.submit', { session_id: failing.session_id, text: 'x' }))).code).toBe(5032);
   await sleep(5);
