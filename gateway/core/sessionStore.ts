@@ -44,12 +44,21 @@ export class SessionStore {
   private readonly reserved = new Set<string>();
   private nextRowId = 1;
 
+  /** The last second formatted, and its text: keys minted in the same second share the formatting. */
+  private stamped: { second: number; text: string } = { second: Number.NaN, text: '' };
+
   constructor(private readonly now: () => number) {}
+
+  private stampOf(ms: number): string {
+    const second = Math.floor(ms / 1000);
+    if (this.stamped.second !== second) this.stamped = { second, text: new Date(second * 1000).toISOString().replace(/[-:]/g, '').replace('T', '_').slice(0, 15) };
+    return this.stamped.text;
+  }
 
   /** Hermes's `_new_session_key` format: `YYYYMMDD_HHMMSS_<6 hex>`. */
   newKey(): string {
     for (;;) {
-      const stamp = new Date(this.now()).toISOString().replace(/[-:]/g, '').replace('T', '_').slice(0, 15);
+      const stamp = this.stampOf(this.now());
       const key = `${stamp}_${randomUUID().slice(0, 6)}`;
       if (!this.rows.has(key) && !this.reserved.has(key)) {
         this.reserved.add(key);

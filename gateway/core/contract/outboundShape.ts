@@ -78,7 +78,8 @@ function shapeObject(value: Record<string, unknown>, node: SchemaObject, resolve
  * both a narrow document (few required fields) and the full one (every serialised field required).
  */
 export function shape(value: unknown, raw: SchemaNode, resolve: Resolve, depth = 0): unknown {
-  if (depth > MAX_DEPTH) return value;
+  // Only objects and arrays are ever changed: a scalar comes out as it went in, whatever the schema says.
+  if (typeof value !== 'object' || value === null || depth > MAX_DEPTH) return value;
   const node = deref(raw, resolve);
   if (typeof node === 'boolean') return value;
   for (const combinator of ['anyOf', 'oneOf'] as const) {
@@ -87,7 +88,7 @@ export function shape(value: unknown, raw: SchemaNode, resolve: Resolve, depth =
     const branch = pickBranch(value, branches as SchemaNode[], resolve);
     return branch === undefined ? value : shape(value, branch, resolve, depth + 1);
   }
-  if (Array.isArray(node['allOf'])) return (node['allOf'] as SchemaNode[]).reduce((current, part) => shape(current, part, resolve, depth + 1), value);
+  if (Array.isArray(node['allOf'])) return (node['allOf'] as SchemaNode[]).reduce<unknown>((current, part) => shape(current, part, resolve, depth + 1), value);
   if (isPlainObject(value) && ('properties' in node || 'additionalProperties' in node || node['type'] === 'object')) return shapeObject(value, node, resolve, depth);
   if (Array.isArray(value) && node['items'] !== undefined && !Array.isArray(node['items'])) return value.map((item) => shape(item, node['items'] as SchemaNode, resolve, depth + 1));
   return value;
