@@ -24,6 +24,13 @@ interface SessionCursor {
   evictedThrough: number;
 }
 
+/** One session's retained events (oldest first), their byte total and the session's cursor. */
+interface Ring {
+  readonly events: RetainedEvent[];
+  bytes: number;
+  readonly cursor: SessionCursor;
+}
+
 export interface ReplaySlice {
   readonly events: Record<string, unknown>[];
   readonly latest_seq: number;
@@ -48,8 +55,7 @@ export class ReplayRings {
   /** Cursors outlive rings: they are a few numbers per session and keep seqs monotonic. */
   private readonly cursors = new Map<string, SessionCursor>();
   /** Insertion order is ring age (oldest first). */
-  private readonly rings = new Map<string, RetainedEvent[]>();
-  private readonly ringBytes = new Map<string, number>();
+  private readonly rings = new Map<string, Ring>();
   private totalBytes = 0;
   private totalEvents = 0;
 
@@ -57,8 +63,8 @@ export class ReplayRings {
 
   /** Stamps the next seq on `params` and retains a copy; returns the seq and the params' JSON text. */
   record(sessionId: string, params: Record<string, unknown>): { seq: number; json: string } {
-    const cursor = this.cursors.get(sessionId) ?? { latestSeq: 0, evictedThrough: 0 };
-    this.cursors.set(sessionId, cursor);
+    let cursor = this.cursors.get(sessionId);
+    if (!cursor) this.cursors.set(sessionId, (cursor = { latestSeq: 0, evictedThrough: 0 }));
     const seq = ++cursor.latestSeq;
     params['seq'] = seq;
     const json = JSON.stringify(params);
@@ -69,21 +75,18 @@ export class ReplayRings {
     }
     let ring = this.rings.get(sessionId);
     if (!ring) {
-      ring = [];
+      ring = { events: [], bytes: 0, cursor };
       this.rings.set(sessionId, ring);
-      this.ringBytes.set(sessionId, 0);
       while (this.rings.size > this.limits.maxSessions) this.dropOldestRing();
     }
-    ring.push({ seq, json, bytes });
-    this.ringBytes.set(sessionId, (this.ringBytes.get(sessionId) ?? 0) + bytes);
+    ring.events.push({ seq, json, bytes });
+    ring.bytes += bytes;
     this.totalBytes += bytes;
     this.totalEvents += 1;
-    while (ring.length > this.limits.maxEventsPerSession || (this.ringBytes.get(sessionId) ?? 0) > this.limits.maxBytesPerSession) {
-      this.evictOne(sessionId);
-    }
+    while (ring.events.length > this.limits.maxEventsPerSession || ring.bytes > this.limits.maxBytesPerSession) this.evictOne(ring);
     while (this.totalBytes > this.limits.maxBytesProcess) {
-      const oldest = [...this.rings.keys()].find((id) => (this.rings.get(id)?.length ?? 0) > 0);
-      if (oldest === undefined) break;
+      const oldest = this.oldestNonEmptyRing();
+      if (!oldest) break;
       this.evictOne(oldest);
     }
     return { seq, json };
@@ -91,9 +94,12 @@ export class ReplayRings {
 
   since(sessionId: string, lastSeen: number): ReplaySlice {
     const cursor = this.cursors.get(sessionId) ?? { latestSeq: 0, evictedThrough: 0 };
-    const events = (this.rings.get(sessionId) ?? [])
-      .filter((event) => event.seq > lastSeen)
-      .map((event) => JSON.parse(event.json) as Record<string, unknown>);
+    const retained = this.rings.get(sessionId)?.events ?? [];
+    // Seqs ascend within a ring: the missed events are a tail of it.
+    let first = retained.length;
+    while (first > 0 && (retained[first - 1] as RetainedEvent).seq > lastSeen) first -= 1;
+    const events: Record<string, unknown>[] = [];
+    for (let i = first; i < retained.length; i++) events.push(JSON.parse((retained[i] as RetainedEvent).json) as Record<string, unknown>);
     const truncated = lastSeen < cursor.evictedThrough || lastSeen > cursor.latestSeq;
     return { events, latest_seq: cursor.latestSeq, truncated, count: events.length };
   }
@@ -117,28 +123,32 @@ export class ReplayRings {
   reset(): void {
     this.cursors.clear();
     this.rings.clear();
-    this.ringBytes.clear();
     this.totalBytes = 0;
     this.totalEvents = 0;
   }
 
-  private evictOne(sessionId: string): void {
-    const ring = this.rings.get(sessionId);
-    const event = ring?.shift();
+  private oldestNonEmptyRing(): Ring | undefined {
+    for (const ring of this.rings.values()) if (ring.events.length > 0) return ring;
+    return undefined;
+  }
+
+  private evictOne(ring: Ring): void {
+    const event = ring.events.shift();
     if (!event) return;
-    this.ringBytes.set(sessionId, (this.ringBytes.get(sessionId) ?? 0) - event.bytes);
+    ring.bytes -= event.bytes;
     this.totalBytes -= event.bytes;
     this.totalEvents -= 1;
-    const cursor = this.cursors.get(sessionId);
-    if (cursor) cursor.evictedThrough = Math.max(cursor.evictedThrough, event.seq);
+    ring.cursor.evictedThrough = Math.max(ring.cursor.evictedThrough, event.seq);
   }
 
   private dropOldestRing(): void {
-    const oldest = this.rings.keys().next();
+    const oldest = this.rings.entries().next();
     if (oldest.done) return;
-    const id = oldest.value;
-    while ((this.rings.get(id)?.length ?? 0) > 0) this.evictOne(id);
+    const [id, ring] = oldest.value;
+    const last = ring.events.at(-1);
+    if (last) ring.cursor.evictedThrough = Math.max(ring.cursor.evictedThrough, last.seq);
+    this.totalBytes -= ring.bytes;
+    this.totalEvents -= ring.events.length;
     this.rings.delete(id);
-    this.ringBytes.delete(id);
   }
 }
