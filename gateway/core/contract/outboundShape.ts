@@ -24,7 +24,8 @@ export function absentValue(raw: SchemaNode, resolve: Resolve, depth = 0): unkno
 /** What shaping an object against one schema node needs, read once per node. */
 interface ObjectPlan {
   readonly properties: ReadonlyArray<readonly [string, SchemaNode]>;
-  readonly declared: ReadonlySet<string>;
+  /** Each declared name's position in `properties`. */
+  readonly declared: ReadonlyMap<string, number>;
   readonly required: ReadonlySet<string>;
   readonly additional: unknown;
 }
@@ -37,7 +38,7 @@ function objectPlan(node: SchemaObject): ObjectPlan {
     const properties = isPlainObject(node['properties']) ? Object.entries(node['properties'] as Record<string, SchemaNode>) : [];
     plan = {
       properties,
-      declared: new Set(properties.map(([name]) => name)),
+      declared: new Map(properties.map(([name], index) => [name, index])),
       required: new Set(Array.isArray(node['required']) ? (node['required'] as string[]) : []),
       additional: node['additionalProperties'],
     };
@@ -51,8 +52,40 @@ function freshCopy(value: unknown): unknown {
   return typeof value === 'object' && value !== null ? structuredClone(value) : value;
 }
 
+/**
+ * True when shaping `value` would give it back unchanged: declared keys in declaration order before any extra, every
+ * member already shaped, no extra a closed model drops, no required field to fill. Allocates nothing, stops at the
+ * first difference: a value the gateway already fitted (a replayed event, a stored row) is passed on as it is.
+ */
+function alreadyShaped(value: Record<string, unknown>, plan: ObjectPlan, resolve: Resolve, depth: number): boolean {
+  let lastDeclared = -1;
+  let inExtras = false;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item = value[key];
+    const index = plan.declared.get(key);
+    if (index !== undefined) {
+      if (inExtras || index < lastDeclared) return false;
+      lastDeclared = index;
+      if (shape(item, (plan.properties[index] as readonly [string, SchemaNode])[1], resolve, depth + 1) !== item) return false;
+      continue;
+    }
+    if (plan.additional === false) return false;
+    inExtras = true;
+    if (isPlainObject(plan.additional) && shape(item, plan.additional as SchemaNode, resolve, depth + 1) !== item) return false;
+  }
+  for (const name of plan.required) {
+    if (Object.hasOwn(value, name)) continue;
+    const index = plan.declared.get(name);
+    if (index !== undefined && absentValue((plan.properties[index] as readonly [string, SchemaNode])[1], resolve, depth) !== undefined) return false;
+  }
+  return true;
+}
+
 function shapeObject(value: Record<string, unknown>, node: SchemaObject, resolve: Resolve, depth: number): Record<string, unknown> {
-  const { properties, declared, required, additional } = objectPlan(node);
+  const plan = objectPlan(node);
+  if (alreadyShaped(value, plan, resolve, depth)) return value;
+  const { properties, declared, required, additional } = plan;
   const shaped: Record<string, unknown> = {};
   // Declaration order first, as Pydantic serialises a model; then the extras an open model keeps.
   for (const [name, schema] of properties) {
@@ -90,6 +123,13 @@ export function shape(value: unknown, raw: SchemaNode, resolve: Resolve, depth =
   }
   if (Array.isArray(node['allOf'])) return (node['allOf'] as SchemaNode[]).reduce<unknown>((current, part) => shape(current, part, resolve, depth + 1), value);
   if (isPlainObject(value) && ('properties' in node || 'additionalProperties' in node || node['type'] === 'object')) return shapeObject(value, node, resolve, depth);
-  if (Array.isArray(value) && node['items'] !== undefined && !Array.isArray(node['items'])) return value.map((item) => shape(item, node['items'] as SchemaNode, resolve, depth + 1));
+  if (Array.isArray(value) && node['items'] !== undefined && !Array.isArray(node['items'])) return shapeItems(value, node['items'] as SchemaNode, resolve, depth);
   return value;
+}
+
+/** The array itself when every item comes out of shaping unchanged, else a shaped copy. */
+function shapeItems(items: unknown[], schema: SchemaNode, resolve: Resolve, depth: number): unknown[] {
+  let index = 0;
+  while (index < items.length && shape(items[index], schema, resolve, depth + 1) === items[index]) index += 1;
+  return index === items.length ? items : items.map((item) => shape(item, schema, resolve, depth + 1));
 }
