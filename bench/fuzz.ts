@@ -7,12 +7,14 @@
  *   (same documents, seed 0, no build delay), so none inherits sessions another created;
  * - same methods: every method of the document;
  * - same calls: our engine runs first and judges N exchanges per method (valid, unknown-key and invalid
- *   phases); the bare loop replays, byte for byte, every request our engine sent (its setup calls included,
- *   which our figure does not count: ours is exchanges judged per second, theirs requests answered per second);
+ *   phases); the bare loop replays every request our engine sent (its setup calls included, which our figure
+ *   does not count: ours is exchanges judged per second, theirs requests answered per second), the same bytes
+ *   but for the ids its own gateway issued, and waits for the events our engine waited for (bench/lib/bareLoop.ts
+ *   says why); its row says whether every answer had the outcome our engine's had;
  *   test-coverage's json-schema-faker rule makes min(N, 3) calls per method (BENCH_TEST_COVERAGE_CALLS): its
  *   cost is per call, so a few calls per method give its rate without a minute of waiting;
- * - sequential for all three, since test-coverage is: one call in flight at a time. Our engine also opens one
- *   connection per method (as the methods suite does) and the bare loop uses one for everything;
+ * - sequential for all three, since test-coverage is: one call in flight at a time. Our engine opens one
+ *   connection per method run (as the methods suite does), and so does the bare loop, at the same places;
  * - test-coverage gets a silent reporter (its built-in ones print a line per call) and its own HTTP transport,
  *   which is the only one it has;
  * - each runner first does an unmeasured warm-up pass on three methods, so that no one pays for the JIT alone;
@@ -35,6 +37,7 @@ import { loadBindingRules, NO_BINDINGS, type BindingRules } from '../src/binding
 import { profileFor } from '../src/checks/profile.js';
 import { loadContractSync } from '../src/contracts/loadContract.js';
 import { runBareLoop, type BareLoopResult } from './lib/bareLoop.js';
+import { replayOf } from './lib/exchangeScript.js';
 import { runEngine, type EngineRunOptions, type EngineRunResult } from './lib/engineRun.js';
 import { runTestCoverage } from './lib/testCoverageRun.js';
 
@@ -84,17 +87,18 @@ export async function benchSubject(subject: Subject): Promise<{ rows: Row[]; vsT
     runEngine({ url, contract, profile: profileFor(contract.title), rules: subject.rules, methods, runs: RUNS, seed: SEED, ...overrides });
   const warmup = methods.slice(0, 3);
 
-  const warmed = await withGateway(subject.path, (g) => engine(g.url, { methods: warmup, runs: 3, keepRequests: true }));
-  await withGateway(subject.path, (g) => runBareLoop(g.url, warmed.requests));
+  const warmed = await withGateway(subject.path, (g) => engine(g.url, { methods: warmup, runs: 3, keepScript: true }));
+  await withGateway(subject.path, (g) => runBareLoop(g.url, replayOf(warmed.script)));
   const warmupCalls = new Map(warmup.map((name) => [name, 3]));
   await withGateway(subject.path, (g) => runTestCoverage(document, g.httpUrl, warmupCalls));
 
   let ours: EngineRunResult | undefined;
   let bare: BareLoopResult | undefined;
   for (let round = 0; round < ROUNDS; round++) {
-    const run = await withGateway(subject.path, (g) => engine(g.url, { keepRequests: true }));
+    const run = await withGateway(subject.path, (g) => engine(g.url, { keepScript: true }));
     if (!ours || run.elapsedMs < ours.elapsedMs) ours = run;
-    const loop = await withGateway(subject.path, (g) => runBareLoop(g.url, run.requests));
+    const replay = replayOf(run.script);
+    const loop = await withGateway(subject.path, (g) => runBareLoop(g.url, replay));
     if (!bare || loop.elapsedMs < bare.elapsedMs) bare = loop;
   }
   if (!ours || !bare) throw new Error('no round ran');
@@ -112,7 +116,13 @@ export async function benchSubject(subject: Subject): Promise<{ rows: Row[]; vsT
       elapsedMs: peer.elapsedMs,
       note: `${peer.valid} valid, ${peer.errors} JSON-RPC errors${peer.errors === peer.calls ? ' (by-position arrays: every call rejected)' : ''}`,
     },
-    { runner: `bare ws request/response loop (best of ${ROUNDS})`, calls: bare.calls, what: 'answered', elapsedMs: bare.elapsedMs, note: 'the requests our engine sent, replayed; no checks' },
+    {
+      runner: `bare ws request/response loop (best of ${ROUNDS})`,
+      calls: bare.calls,
+      what: 'answered',
+      elapsedMs: bare.elapsedMs,
+      note: `the requests our engine sent, replayed on ${bare.connections} connections (ours: ${ours.connections}); no checks; ${bare.mismatches === 0 ? 'every outcome as ours' : `${bare.mismatches} outcomes differ from ours`}`,
+    },
     { runner: `contract-gate engine, ${LANES} connections`, calls: lanes.judged, what: 'judged', elapsedMs: lanes.elapsedMs, note: `${LANES} method runs at once, one thread shared with the gateway` },
   ];
   const [oursRow, peerRow, bareRow] = rows as [Row, Row, Row, Row];

@@ -20,6 +20,8 @@ export interface Mutation {
 
 export interface MutationOptions {
   resolver: SchemaResolver;
+  /** Candidates the caller has no use for (already covered), left out before they are built and validated. */
+  skip?: (kind: MutationKind, dottedPath: string) => boolean;
 }
 
 interface Candidate {
@@ -45,6 +47,7 @@ export function mutationsOf(schema: JsonSchema, value: JsonValue, options: Mutat
   const seen = new Set<string>();
   walkValue(schema, value, options.resolver, (node) => {
     for (const candidate of candidatesAt(node)) {
+      if (options.skip?.(candidate.kind, dottedPath(candidate.path))) continue;
       const replacement = candidate.edit(valueAt(value, candidate.path));
       const identity = `${candidate.kind} ${formatPointer(candidate.path)} ${replacement === undefined ? '-' : canonicalJson(replacement)}`;
       if (seen.has(identity)) continue;

@@ -7,6 +7,7 @@ import { Transcript } from '../../src/client/transcript.js';
 import { runMethod } from '../../src/conformance/index.js';
 import type { Contract } from '../../src/contracts/contractModel.js';
 import { SchemaValidators } from '../../src/contracts/schemaValidators.js';
+import type { ScriptStep } from './exchangeScript.js';
 
 export interface EngineRunOptions {
   url: string;
@@ -18,8 +19,8 @@ export interface EngineRunOptions {
   seed: number;
   /** Method runs in flight at once, each on its own connection (1: one method after the other). */
   lanes?: number;
-  /** Keep the text of every request sent, in order (the bare loop replays them). */
-  keepRequests?: boolean;
+  /** Keep what was done on the wire, in order (the bare loop replays it). */
+  keepScript?: boolean;
 }
 
 export interface EngineRunResult {
@@ -28,8 +29,11 @@ export interface EngineRunResult {
   /** Every request sent, setup calls and shrinking included. */
   sent: number;
   perMethod: Map<string, number>;
-  requests: string[];
+  /** With keepScript: connections, requests with their answers, awaited events. */
+  script: ScriptStep[];
   failingCells: number;
+  /** Connections opened (one per method run, more when the target dropped one). */
+  connections: number;
   elapsedMs: number;
 }
 
@@ -42,27 +46,38 @@ const REQUEST_TIMEOUT_MS = 10_000;
 export async function runEngine(options: EngineRunOptions): Promise<EngineRunResult> {
   const validators = new SchemaValidators(options.contract);
   const perMethod = new Map<string, number>();
-  const requests: string[] = [];
+  const script: ScriptStep[] = [];
+  const keep = (step: ScriptStep): void => {
+    if (options.keepScript) script.push(step);
+  };
   let judged = 0;
   let sent = 0;
   let failingCells = 0;
+  let connections = 0;
   const queue = [...options.methods];
 
   const runOne = async (name: string): Promise<void> => {
     const method = options.contract.method(name);
     if (!method) throw new Error(`${name} is not in ${options.contract.origin}`);
     const transcript = new Transcript(new Redactor([]));
-    const client = new ResilientCaller(() =>
-      RpcClient.connect({ url: options.url, transcript, readyTimeoutMs: options.profile.hasGatewayEvents ? 2_000 : 0, requestTimeoutMs: REQUEST_TIMEOUT_MS }),
-    );
+    const readyTimeoutMs = options.profile.hasGatewayEvents ? 2_000 : 0;
+    const client = new ResilientCaller(() => {
+      connections++;
+      keep({ kind: 'open', waitsForReady: readyTimeoutMs > 0 });
+      return RpcClient.connect({ url: options.url, transcript, readyTimeoutMs, requestTimeoutMs: REQUEST_TIMEOUT_MS });
+    });
     const caller: RpcCaller = {
       call: async (m, params, callOptions) => {
         const exchange = await client.call(m, params, callOptions);
         sent++;
-        if (options.keepRequests) requests.push(exchange.requestText);
+        keep({ kind: 'call', text: exchange.requestText, response: exchange.response });
         return exchange;
       },
-      waitForEvent: (filter, timeoutMs) => client.waitForEvent(filter, timeoutMs),
+      waitForEvent: async (filter, timeoutMs) => {
+        const event = await client.waitForEvent(filter, timeoutMs);
+        keep({ kind: 'wait', type: filter.type ?? event.type, sessionId: filter.sessionId });
+        return event;
+      },
     };
     await client.client();
     try {
@@ -83,6 +98,7 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
       failingCells += [...result.verdicts.values()].filter((v) => v.status === 'fail').length;
     } finally {
       await client.close();
+      keep({ kind: 'close' });
     }
   };
 
@@ -91,5 +107,5 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
     for (let name = queue.shift(); name !== undefined; name = queue.shift()) await runOne(name);
   };
   await Promise.all(Array.from({ length: Math.max(1, options.lanes ?? 1) }, lane));
-  return { judged, sent, perMethod, requests, failingCells, elapsedMs: performance.now() - started };
+  return { judged, sent, perMethod, script, failingCells, connections, elapsedMs: performance.now() - started };
 }

@@ -11,10 +11,28 @@ export interface RpcCaller {
 type Scope = Record<string, JsonValue>;
 
 const WHOLE_TEMPLATE = /^\$\{([A-Za-z0-9_]+)\.([A-Za-z0-9_.]+)\}$/;
+const ANY_TEMPLATE = /\$\{([A-Za-z0-9_]+)\.([A-Za-z0-9_.]+)\}/g;
 
-function lookup(scope: Scope, name: string, path: string): JsonValue | undefined {
+/** A template string taken apart once: a whole `${name.path}`, or literal text with templates in it. */
+type CompiledTemplate = { whole: { name: string; path: string[] } } | { embedded: boolean };
+
+const compiledTemplates = new Map<string, CompiledTemplate>();
+
+function compileTemplate(value: string): CompiledTemplate {
+  let compiled = compiledTemplates.get(value);
+  if (!compiled) {
+    const whole = WHOLE_TEMPLATE.exec(value);
+    const embedded = value.includes('${');
+    compiled = whole ? { whole: { name: whole[1] as string, path: (whole[2] as string).split('.') } } : { embedded };
+    // Templates come from binding rules; other strings (generated ones) are not kept, so the cache stays small.
+    if (embedded) compiledTemplates.set(value, compiled);
+  }
+  return compiled;
+}
+
+function lookup(scope: Scope, name: string, path: readonly string[]): JsonValue | undefined {
   let node: JsonValue | undefined = scope[name];
-  for (const key of path.split('.')) {
+  for (const key of path) {
     if (!isJsonObject(node)) return undefined;
     node = node[key];
   }
@@ -24,13 +42,34 @@ function lookup(scope: Scope, name: string, path: string): JsonValue | undefined
 /** Replaces `${name.path}` templates; a string that is exactly one template keeps the value's JSON type. */
 export function resolveTemplates(value: JsonValue, scope: Scope): JsonValue {
   if (typeof value === 'string') {
-    const whole = WHOLE_TEMPLATE.exec(value);
-    if (whole) return lookup(scope, whole[1] as string, whole[2] as string) ?? null;
-    return value.replace(/\$\{([A-Za-z0-9_]+)\.([A-Za-z0-9_.]+)\}/g, (_m, name: string, path: string) => String(lookup(scope, name, path) ?? ''));
+    const compiled = compileTemplate(value);
+    if ('whole' in compiled) return lookup(scope, compiled.whole.name, compiled.whole.path) ?? null;
+    if (!compiled.embedded) return value;
+    return value.replace(ANY_TEMPLATE, (_m, name: string, path: string) => String(lookup(scope, name, path.split('.')) ?? ''));
   }
   if (Array.isArray(value)) return value.map((item) => resolveTemplates(item, scope));
   if (isJsonObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveTemplates(v, scope)]));
   return value;
+}
+
+export interface BoundPayload {
+  payload: JsonValue;
+  /** Fields whose values came from templates, with the template. */
+  substitutions: Record<string, string>;
+}
+
+function applyBinding(binding: MethodBinding, payload: JsonObject, scope: Scope): BoundPayload {
+  const out: JsonObject = { ...payload };
+  const substitutions: Record<string, string> = {};
+  const apply = (key: string, template: JsonValue): void => {
+    out[key] = resolveTemplates(template, scope);
+    substitutions[key] = typeof template === 'string' ? template : JSON.stringify(template);
+  };
+  for (const key of binding.omit ?? []) delete out[key];
+  for (const [key, value] of Object.entries(binding.set ?? {})) apply(key, value);
+  for (const [key, value] of Object.entries(binding.bindIfPresent ?? {})) if (key in out && out[key] !== null) apply(key, value);
+  for (const [key, value] of Object.entries(binding.fill ?? {})) if (!(key in out) || out[key] === null) apply(key, value);
+  return { payload: out, substitutions };
 }
 
 /**
@@ -39,6 +78,8 @@ export function resolveTemplates(value: JsonValue, scope: Scope): JsonValue {
  */
 export class Binder {
   private readonly made = new Map<string, Promise<JsonObject>>();
+  /** Resources already created, so that binding a case to them needs no await. */
+  private readonly ready = new Map<string, JsonObject>();
   /** Every setup exchange, in order (attached to failure reports). */
   readonly setup: Exchange[] = [];
 
@@ -62,7 +103,10 @@ export class Binder {
       pending = this.create(name);
       this.made.set(name, pending);
       // A failed resource is not cached: the next case tries again.
-      pending.catch(() => this.made.delete(name));
+      pending.then(
+        (made) => this.ready.set(name, made),
+        () => this.made.delete(name),
+      );
     }
     return pending;
   }
@@ -73,22 +117,23 @@ export class Binder {
   }
 
   /** Like bind, and also says which fields were replaced by which template (replay files re-bind them). */
-  async bindTraced(method: string, payload: JsonValue): Promise<{ payload: JsonValue; substitutions: Record<string, string> }> {
+  bindTraced(method: string, payload: JsonValue): Promise<BoundPayload> {
     const binding = this.methodBinding(method);
-    if (!binding || !isJsonObject(payload)) return { payload, substitutions: {} };
+    if (!binding || !isJsonObject(payload)) return Promise.resolve({ payload, substitutions: {} });
+    const names = resourcesNamedBy(binding);
+    // Calls are sequential: once the live objects exist, a case is bound without a round of awaits.
+    if (names.every((name) => this.ready.has(name))) {
+      const scope: Scope = {};
+      for (const name of names) scope[name] = this.ready.get(name) as JsonObject;
+      return Promise.resolve(applyBinding(binding, payload, scope));
+    }
+    return this.bindAfterCreating(binding, payload, names);
+  }
+
+  private async bindAfterCreating(binding: MethodBinding, payload: JsonObject, names: readonly string[]): Promise<BoundPayload> {
     const scope: Scope = {};
-    for (const name of resourcesNamedBy(binding)) scope[name] = await this.resource(name);
-    const out: JsonObject = { ...payload };
-    const substitutions: Record<string, string> = {};
-    const apply = (key: string, template: JsonValue): void => {
-      out[key] = resolveTemplates(template, scope);
-      substitutions[key] = typeof template === 'string' ? template : JSON.stringify(template);
-    };
-    for (const key of binding.omit ?? []) delete out[key];
-    for (const [key, value] of Object.entries(binding.set ?? {})) apply(key, value);
-    for (const [key, value] of Object.entries(binding.bindIfPresent ?? {})) if (key in out && out[key] !== null) apply(key, value);
-    for (const [key, value] of Object.entries(binding.fill ?? {})) if (!(key in out) || out[key] === null) apply(key, value);
-    return { payload: out, substitutions };
+    for (const name of names) scope[name] = await this.resource(name);
+    return applyBinding(binding, payload, scope);
   }
 
   /** Runs steps (also used by the events suite's drivers); returns the scope of named call results. */

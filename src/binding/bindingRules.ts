@@ -116,9 +116,20 @@ export function loadBindingRules(path: string): BindingRules {
   }
 }
 
-/** Resource names a method binding refers to through its templates. */
-export function resourcesNamedBy(binding: MethodBinding | undefined): string[] {
+const namedResources = new WeakMap<MethodBinding, readonly string[]>();
+
+/** Resource names a method binding refers to through its templates (bindings are data: read once each). */
+export function resourcesNamedBy(binding: MethodBinding | undefined): readonly string[] {
   if (!binding) return [];
+  let names = namedResources.get(binding);
+  if (!names) {
+    names = scanResourceNames(binding);
+    namedResources.set(binding, names);
+  }
+  return names;
+}
+
+function scanResourceNames(binding: MethodBinding): string[] {
   const names = new Set<string>();
   const scan = (value: unknown): void => {
     if (typeof value === 'string') for (const match of value.matchAll(/\$\{([A-Za-z0-9_]+)\./g)) names.add(match[1] as string);

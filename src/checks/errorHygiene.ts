@@ -21,6 +21,9 @@ const ABSOLUTE_PATHS: ReadonlyArray<[string, RegExp]> = [
   ['an absolute path', /\b([A-Za-z]:\\(?:[^\\\s"']+\\)+[^\\\s"']*)/],
 ];
 
+/** In the order findings name them: the first rule that matches a string is its finding. */
+const LEAK_RULES = [...STACK_TRACES, ...ABSOLUTE_PATHS];
+
 const EXCERPT = 120;
 
 /** Every string inside a JSON value, with its dotted location. */
@@ -55,8 +58,12 @@ export function hygieneFindings(error: JsonValue, secrets: readonly string[]): H
       findings.push({ where, what: 'a secret of the run', excerpt: excerptAround(text, text.indexOf(secret), secret.length, redact) });
       continue;
     }
-    const rule = [...STACK_TRACES, ...ABSOLUTE_PATHS].map(([what, pattern]) => ({ what, match: pattern.exec(text) })).find((found) => found.match);
-    if (rule?.match) findings.push({ where, what: rule.what, excerpt: excerptAround(text, rule.match.index, rule.match[0].length, redact) });
+    for (const [what, pattern] of LEAK_RULES) {
+      const match = pattern.exec(text);
+      if (!match) continue;
+      findings.push({ where, what, excerpt: excerptAround(text, match.index, match[0].length, redact) });
+      break;
+    }
   }
   return findings;
 }

@@ -38,8 +38,10 @@ function declaredText(profile: ContractProfile): string {
 /** `params.unknown-key-rejected`: a closed model refuses an unknown key with the profile's code and a message naming its path. */
 export function checkUnknownKeyRejected(exchange: Exchange, dottedPath: string, profile: ContractProfile): Violation[] {
   const outcome = outcomeOf(exchange);
-  const expected = `expected ${profile.unknownKeyCode} "${profile.unknownKeyMessageExample(exchange.method, dottedPath)}"`;
-  const fail = (what: string): Violation[] => [violation('params.unknown-key-rejected', `${exchange.method}: unknown key at ${dottedPath} under a closed model ${what}; ${expected}`, exchange.id)];
+  const fail = (what: string): Violation[] => {
+    const expected = `expected ${profile.unknownKeyCode} "${profile.unknownKeyMessageExample(exchange.method, dottedPath)}"`;
+    return [violation('params.unknown-key-rejected', `${exchange.method}: unknown key at ${dottedPath} under a closed model ${what}; ${expected}`, exchange.id)];
+  };
   if (outcome.kind === 'result') return fail('was accepted (the gateway silently ignores keys its contract forbids)');
   if (outcome.kind !== 'error') return fail(`got ${describeExchange(exchange)}`);
   if (outcome.code !== profile.unknownKeyCode) return fail(`was rejected with code ${outcome.code} "${outcome.message}"`);

@@ -4,9 +4,15 @@ import { clipText } from './clipText.js';
 /** Further answers kept per exchange (a target answering a hundred times is reported from the first few). */
 const MAX_DUPLICATES_KEPT = 4;
 
+/** Exchanges with more text than this are held weakly. */
+const WEAK_ABOVE_CHARS = 16 * 1024;
+
 interface Settled {
-  /** Weak: remembering a request must not keep its (possibly huge) answer alive after the caller dropped it. */
-  exchange: WeakRef<Exchange>;
+  /**
+   * Weak for a large exchange: remembering a request must not keep a huge answer alive after the caller dropped
+   * it. A small one is held as it is (a WeakRef costs the collector more than the few KiB it could free).
+   */
+  exchange: WeakRef<Exchange> | Exchange;
   answered: boolean;
   /** The id as text, for the loose lookup. */
   text: string;
@@ -27,9 +33,10 @@ export class AnsweredRequests {
     // Servers answer unparseable frames with id null, so a null id never identifies one request.
     if (exchange.id === null) return;
     const key = JSON.stringify(exchange.id);
-    this.forget(exchange.id);
+    this.forgetKey(exchange.id, key);
     const text = String(exchange.id);
-    this.byKey.set(key, { exchange: new WeakRef(exchange), answered: exchange.response !== undefined, text });
+    const chars = exchange.requestText.length + (exchange.responseText?.length ?? 0);
+    this.byKey.set(key, { exchange: chars > WEAK_ABOVE_CHARS ? new WeakRef(exchange) : exchange, answered: exchange.response !== undefined, text });
     this.byText.set(text, key);
     const [oldest, dropped] = this.byKey.size > this.max ? (this.byKey.entries().next().value ?? []) : [];
     if (oldest !== undefined && dropped) {
@@ -40,7 +47,10 @@ export class AnsweredRequests {
 
   /** A request id is about to be reused: answers for it belong to the new request. */
   forget(id: RpcId): void {
-    const key = JSON.stringify(id);
+    if (this.byKey.size > 0) this.forgetKey(id, JSON.stringify(id));
+  }
+
+  private forgetKey(id: RpcId, key: string): void {
     this.byKey.delete(key);
     if (id !== null && this.byText.get(String(id)) === key) this.byText.delete(String(id));
   }
@@ -53,7 +63,7 @@ export class AnsweredRequests {
     if (id === undefined || id === null) return false;
     const settled = this.byKey.get(JSON.stringify(id)) ?? this.byKey.get(this.byText.get(String(id)) ?? '');
     if (!settled) return false;
-    const exchange = settled.answered ? settled.exchange.deref() : undefined;
+    const exchange = !settled.answered ? undefined : settled.exchange instanceof WeakRef ? settled.exchange.deref() : settled.exchange;
     if (exchange) {
       const kept = (exchange.duplicateAnswers ??= []);
       if (kept.length < MAX_DUPLICATES_KEPT) kept.push(clipText(text));

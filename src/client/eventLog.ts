@@ -81,8 +81,17 @@ export class EventLog {
     return () => this.listeners.delete(listener);
   }
 
+  /** The first event at or after `filter.since` that matches. */
+  first(filter: EventFilter): GatewayEventParams | undefined {
+    for (let i = Math.max(0, (filter.since ?? 0) - this.dropped); i < this.recorded.length; i++) {
+      const params = (this.recorded[i] as RecordedEvent).params;
+      if (matches(filter, params)) return params;
+    }
+    return undefined;
+  }
+
   waitFor(filter: EventFilter, timeoutMs: number): Promise<GatewayEventParams> {
-    const already = this.all(filter)[0];
+    const already = this.first(filter);
     if (already) return Promise.resolve(already);
     return new Promise((resolve, reject) => {
       const waiter = {

@@ -31,7 +31,13 @@ export class ResilientCaller {
   }
 
   /** Like RpcClient.call, never rejects: a connection that cannot be opened again is recorded as the exchange's failure. */
-  async call(method: string, params?: unknown, options: { id?: RpcId; timeoutMs?: number } = {}): Promise<Exchange> {
+  call(method: string, params?: unknown, options: { id?: RpcId; timeoutMs?: number } = {}): Promise<Exchange> {
+    // The common case goes straight to the open client: calls are sequential, each extra await is latency.
+    if (this.current?.isOpen) return this.current.call(method, params, options);
+    return this.callOnNewConnection(method, params, options);
+  }
+
+  private async callOnNewConnection(method: string, params: unknown, options: { id?: RpcId; timeoutMs?: number }): Promise<Exchange> {
     const started = Date.now();
     let client: RpcClient;
     try {

@@ -154,7 +154,17 @@ export class RpcProtocol {
 
   private dispatch(request: Request, timeoutMs: number, slot: FlowSlot | undefined): Promise<Exchange> {
     return new Promise((resolve) => {
-      const entry: PendingRequest = { ...request, serial: ++this.serials, started: this.clock.now(), slot, resolve, timer: undefined };
+      const entry: PendingRequest = {
+        id: request.id,
+        method: request.method,
+        params: request.params,
+        requestText: request.requestText,
+        serial: ++this.serials,
+        started: this.clock.now(),
+        slot,
+        resolve,
+        timer: undefined,
+      };
       entry.timer = this.clock.setTimeout(() => {
         this.settle(entry, { failure: { code: 'REQUEST_TIMEOUT', message: `[REQUEST_TIMEOUT] ${request.method} did not answer within ${timeoutMs} ms` } });
       }, timeoutMs);

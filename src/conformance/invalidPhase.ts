@@ -23,13 +23,15 @@ export async function runInvalidPhase(options: InvalidPhaseOptions): Promise<Cas
   const { method, resolver, sender } = options;
   const records: CaseRecord[] = [];
   const seen = new Set<string>();
+  // Mutations of a kind and path already sent (from the first base) or past the cap are never built.
+  const skip = (kind: string, dottedPath: string): boolean => seen.size >= MAX_MUTATIONS_PER_METHOD || seen.has(`${kind}:${dottedPath}`);
   for (const generated of baseValues(options.bases)) {
     const binder = sender.binderFor();
     const bound = await binder.bindTraced(method.name, generated).catch(() => undefined);
     if (!bound) continue;
     let mutations: Mutation[];
     try {
-      mutations = mutationsOf(method.paramsSchema, bound.payload, { resolver });
+      mutations = mutationsOf(method.paramsSchema, bound.payload, { resolver, skip });
     } catch {
       continue;
     }

@@ -40,7 +40,7 @@ export class SilenceBreaker implements RpcCaller {
     return this.unsent.has(exchange);
   }
 
-  async call(method: string, params?: unknown, options: { timeoutMs?: number } = {}): Promise<Exchange> {
+  call(method: string, params?: unknown, options: { timeoutMs?: number } = {}): Promise<Exchange> {
     if (this.open) {
       const exchange: Exchange = {
         conn: '-',
@@ -56,10 +56,11 @@ export class SilenceBreaker implements RpcCaller {
         },
       };
       this.unsent.add(exchange);
-      return exchange;
+      return Promise.resolve(exchange);
     }
-    const exchange = await this.caller.call(method, params, options);
-    this.silentInARow = silent(exchange, options.timeoutMs ?? this.timeoutMs) ? this.silentInARow + 1 : 0;
-    return exchange;
+    return this.caller.call(method, params, options).then((exchange) => {
+      this.silentInARow = silent(exchange, options.timeoutMs ?? this.timeoutMs) ? this.silentInARow + 1 : 0;
+      return exchange;
+    });
   }
 }
