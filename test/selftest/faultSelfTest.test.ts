@@ -16,7 +16,7 @@ import { renderFaultTable, type TableRow } from './selfTestTable.js';
  * fail none. The runs use the CLI's options and run configuration but the in-process runner (fixtures/inProcessRun.ts)
  * instead of a Playwright process each: the fault runs in two shard tests (two worker processes, so that both cores
  * work), each running several at a time (SELFTEST_JOBS, default two per core: a run spends most of its time waiting
- * on sockets and timers), and the clean full run in a test of its own on four lanes. One fault run goes through the
+ * on sockets and timers), and the clean full run in a test of its own on two lanes. One fault run goes through the
  * CLI end to end (exit code, matrix files, replay command), and the in-process runner is held to the CLI's answer on
  * that run and on a clean one.
  * SELFTEST_FAULTS=a,b runs only those faults (and no clean run) while working on them.
@@ -119,7 +119,7 @@ test(`the CLI end to end (${END_TO_END.fault}: exit code, matrix files, replay c
 });
 
 /** Lanes of the clean full run: its cells wait on sockets and timers far more than they compute. */
-const CLEAN_LANES = 4;
+const CLEAN_LANES = 2;
 
 test('the clean gateway: one full run, every cell passes or is n/a', async () => {
   test.skip(ONLY !== undefined, 'SELFTEST_FAULTS runs only the faults it names');
