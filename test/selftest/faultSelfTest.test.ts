@@ -16,7 +16,7 @@ import { renderFaultTable, type TableRow } from './selfTestTable.js';
  * fail none. The runs use the CLI's options and run configuration but the in-process runner (fixtures/inProcessRun.ts)
  * instead of a Playwright process each: the fault runs in two shard tests (two worker processes, so that both cores
  * work), each running several at a time (SELFTEST_JOBS, default two per core: a run spends most of its time waiting
- * on sockets and timers), and the clean full run in a test of its own on two lanes. One fault run goes through the
+ * on sockets and timers), the first shard also the clean full run, on two lanes. One fault run goes through the
  * CLI end to end (exit code, matrix files, replay command), and the in-process runner is held to the CLI's answer on
  * that run and on a clean one.
  * SELFTEST_FAULTS=a,b runs only those faults (and no clean run) while working on them.
@@ -84,8 +84,8 @@ function expectReplays(faultCase: FaultCase, replays: FaultRun['replays']): void
   }
 }
 
-// The long tests come first, longest first, so that they start on the first workers: the CLI end to end, the
-// clean full run, the fault shards; the two quick checks last.
+// The long tests come first, so that they start on the first workers: the CLI end to end, then the fault shards
+// (three long tests: with four workers in CI one is left for the unit tests from the start); the quick checks last.
 /**
  * The clean run both runners make: every family of cells, on the 33-method document whatever the default contract,
  * with two workers (two lanes in process), as a default CI run has (the fault runs keep one).
@@ -118,29 +118,14 @@ test(`the CLI end to end (${END_TO_END.fault}: exit code, matrix files, replay c
   expect.soft(statuses(inProcessFault), `in process vs CLI, ${END_TO_END.fault}`).toEqual(statuses(run));
 });
 
-/** Lanes of the clean full run: its cells wait on sockets and timers far more than they compute. */
-const CLEAN_LANES = 2;
-
-test('the clean gateway: one full run, every cell passes or is n/a', async () => {
-  test.skip(ONLY !== undefined, 'SELFTEST_FAULTS runs only the faults it names');
-  test.setTimeout(5 * 60_000);
-  const run = await runCaseInProcess(undefined, join(RUNS, '_clean'), undefined, [], CLEAN_LANES);
-  expect.soft(run.failing, 'failing cells of the clean gateway').toEqual([]);
-  expect.soft(run.notRun, 'cells that did not run').toEqual([]);
-  const judged = new Set(run.cells.map((cell) => cell.check));
-  // skew.client-contract cells exist only with --client-contract (the skew.cwd-without-flag-refused case runs it);
-  // the (auth) row only against a gated target (every auth fault case runs the embedded gateway gated).
-  const elsewhere = (id: string): boolean => id === 'skew.client-contract' || id.startsWith('auth.');
-  expect.soft(CHECKS.map((check) => check.id).filter((id) => !elsewhere(id) && !judged.has(id)), 'checks missing from the full run').toEqual([]);
-  writeObserved('clean', [], [`clean gateway (full run, ${CLEAN_LANES} lanes) ${(run.elapsedMs / 1000).toFixed(1)} s (${run.cells.length} cells)`]);
-});
-
 /**
  * The fault runs, dealt into SHARDS tests that Playwright gives to different workers (each its own process, so the
- * runs use every core), longest first; each shard runs JOBS at a time. Each shard leaves its table rows in a part
- * file; the shard that completes the set writes the table.
+ * runs use every core), longest first; each shard runs JOBS at a time, the first shard the clean full run too. Each
+ * shard leaves its table rows in a part file; the shard that completes the set writes the table.
  */
 const SHARDS = 2;
+/** Lanes of the clean full run: its cells wait on sockets and timers far more than they compute. */
+const CLEAN_LANES = 2;
 const PARTS = join(RESULTS, 'selftest-parts');
 /** The Playwright runner every worker of this run shares: part files of an earlier run are never mixed in. */
 const RUN_ID = String(process.ppid);
@@ -154,7 +139,7 @@ function writeObserved(part: string, rows: ObservedPart['rows'], timings: readon
   if (ONLY) return;
   mkdirSync(PARTS, { recursive: true });
   writeFileSync(join(PARTS, `${RUN_ID}-${part}.json`), JSON.stringify({ rows, timings } satisfies ObservedPart));
-  const names = ['clean', ...Array.from({ length: SHARDS }, (_, index) => `shard-${index + 1}`)];
+  const names = Array.from({ length: SHARDS }, (_, index) => `shard-${index + 1}`);
   const paths = names.map((name) => join(PARTS, `${RUN_ID}-${name}.json`));
   if (!paths.every((path) => existsSync(path))) return;
   const parts = paths.map((path) => JSON.parse(readFileSync(path, 'utf8')) as ObservedPart);
@@ -177,15 +162,36 @@ function writeObserved(part: string, rows: ObservedPart['rows'], timings: readon
 const weightOf = (faultCase: FaultCase): number => (faultCase.failing.some((cell) => cell.check.startsWith('stateful.')) ? 2 : isScenarioCase(faultCase) ? 1 : 0);
 const SHARDED = [...CASES].sort((a, b) => weightOf(b) - weightOf(a));
 
+/** The clean gateway's full run: every cell passes or is n/a, and every check is judged. */
+function expectClean(run: CaseRun): void {
+  expect.soft(run.failing, 'failing cells of the clean gateway').toEqual([]);
+  expect.soft(run.notRun, 'cells that did not run').toEqual([]);
+  const judged = new Set(run.cells.map((cell) => cell.check));
+  // skew.client-contract cells exist only with --client-contract (the skew.cwd-without-flag-refused case runs it);
+  // the (auth) row only against a gated target (every auth fault case runs the embedded gateway gated).
+  const elsewhere = (id: string): boolean => id === 'skew.client-contract' || id.startsWith('auth.');
+  expect.soft(CHECKS.map((check) => check.id).filter((id) => !elsewhere(id) && !judged.has(id)), 'checks missing from the full run').toEqual([]);
+}
+
 for (let shard = 1; shard <= SHARDS; shard++) {
-  const mine = SHARDED.filter((_, index) => index % SHARDS === shard - 1);
-  test(`every fault fails exactly the cells of its expectation (shard ${shard} of ${SHARDS}: ${mine.length} faults)`, async () => {
+  // Dealt from the last shard on, so that the first, which also makes the clean run, gets no more faults than the others.
+  const mine = SHARDED.filter((_, index) => index % SHARDS === (SHARDS - shard) % SHARDS);
+  const withClean = shard === 1 && !ONLY;
+  test(`every fault fails exactly the cells of its expectation${withClean ? ', and the clean gateway none' : ''} (shard ${shard} of ${SHARDS}: ${mine.length} faults)`, async () => {
     test.setTimeout(10 * 60_000);
     const pool = new JobPool(JOBS);
+    const clean = withClean ? pool.run(() => runCaseInProcess(undefined, join(RUNS, '_clean'), undefined, [], CLEAN_LANES)) : undefined;
     const queued = new Map<FaultCase, Promise<FaultRun>>();
     for (const faultCase of mine) queued.set(faultCase, pool.run(() => runFaultCase(faultCase)));
     const rows: Array<ObservedPart['rows'][number]> = [];
     const timings: string[] = [];
+    if (clean) {
+      await test.step('the clean gateway: one full run, every cell passes or is n/a', async () => {
+        const run = await clean;
+        timings.push(`clean gateway (full run, ${CLEAN_LANES} lanes) ${(run.elapsedMs / 1000).toFixed(1)} s (${run.cells.length} cells)`);
+        expectClean(run);
+      });
+    }
     for (const faultCase of CASES.filter((c) => queued.has(c))) {
       const grep = grepFor(faultCase);
       await test.step(`${faultCase.fault} (--grep ${grep})`, async () => {
