@@ -16,7 +16,7 @@ import { renderFaultTable, type TableRow } from './selfTestTable.js';
  * fail none. The runs use the CLI's options and run configuration but the in-process runner (fixtures/inProcessRun.ts)
  * instead of a Playwright process each: the fault runs in two shard tests (two worker processes, so that both cores
  * work), each running several at a time (SELFTEST_JOBS, default two per core: a run spends most of its time waiting
- * on sockets and timers), the first shard also the clean full run, on two lanes. One fault run goes through the
+ * on sockets and timers); the clean full run, on two lanes, goes beside the CLI runs. One fault run goes through the
  * CLI end to end (exit code, matrix files, replay command), and the in-process runner is held to the CLI's answer on
  * that run and on a clean one.
  * SELFTEST_FAULTS=a,b runs only those faults (and no clean run) while working on them.
@@ -92,13 +92,19 @@ function expectReplays(faultCase: FaultCase, replays: FaultRun['replays']): void
  */
 const EQUIVALENCE_CLEAN_ARGS = ['--contract', 'contracts/hermes/session-lifecycle.openrpc.json', '--workers', '2'];
 
+/** Lanes of the clean full run: its cells wait on sockets and timers far more than they compute. */
+const CLEAN_LANES = 2;
+
 /** What two runners must agree on: the same cells, each with the same status. */
 const statuses = (run: CaseRun): string[] => run.cells.map((cell) => `${cell.method} × ${cell.check}: ${cell.status}`);
 
-test(`the CLI end to end (${END_TO_END.fault}: exit code, matrix files, replay command), and the in-process runner gives the CLI's answer on it and on a clean run`, async () => {
+test(`the CLI end to end (${END_TO_END.fault}: exit code, matrix files, replay command), the in-process runner gives the CLI's answer on it and on a clean run, and the clean gateway's full run fails no cell`, async () => {
   test.setTimeout(5 * 60_000);
   const dir = join(RESULTS, 'selftest-cli');
   rmSync(dir, { recursive: true, force: true });
+  // The clean full run of the full document goes beside the CLI runs: this process mostly waits for their children.
+  const clean = ONLY ? undefined : runCaseInProcess(undefined, join(RUNS, '_clean'), undefined, [], CLEAN_LANES);
+  clean?.catch(() => undefined);
   const [cliFault, cliClean, inProcessFault, inProcessClean] = await Promise.all([
     runFaultCase(END_TO_END, runCase, join(dir, 'cli-fault')),
     runCase(undefined, join(dir, 'cli-clean'), undefined, EQUIVALENCE_CLEAN_ARGS),
@@ -116,16 +122,22 @@ test(`the CLI end to end (${END_TO_END.fault}: exit code, matrix files, replay c
   expect.soft(cliClean.cells.length, 'cells of the clean run').toBeGreaterThan(0);
   expect.soft(statuses(inProcessClean), 'in process vs CLI, clean run').toEqual(statuses(cliClean));
   expect.soft(statuses(inProcessFault), `in process vs CLI, ${END_TO_END.fault}`).toEqual(statuses(run));
+
+  if (clean) {
+    await test.step('the clean gateway: one full run of the full document, every cell passes or is n/a', async () => {
+      const full = await clean;
+      expectClean(full);
+      writeObserved('clean', [], [`clean gateway (full run, ${CLEAN_LANES} lanes) ${(full.elapsedMs / 1000).toFixed(1)} s (${full.cells.length} cells)`]);
+    });
+  }
 });
 
 /**
  * The fault runs, dealt into SHARDS tests that Playwright gives to different workers (each its own process, so the
- * runs use every core), longest first; each shard runs JOBS at a time, the first shard the clean full run too. Each
- * shard leaves its table rows in a part file; the shard that completes the set writes the table.
+ * runs use every core), longest first; each shard runs JOBS at a time. Each shard (and the clean run) leaves its
+ * table rows or run time in a part file; the test that completes the set writes the table.
  */
 const SHARDS = 2;
-/** Lanes of the clean full run: its cells wait on sockets and timers far more than they compute. */
-const CLEAN_LANES = 2;
 const PARTS = join(RESULTS, 'selftest-parts');
 /** The Playwright runner every worker of this run shares: part files of an earlier run are never mixed in. */
 const RUN_ID = String(process.ppid);
@@ -139,7 +151,7 @@ function writeObserved(part: string, rows: ObservedPart['rows'], timings: readon
   if (ONLY) return;
   mkdirSync(PARTS, { recursive: true });
   writeFileSync(join(PARTS, `${RUN_ID}-${part}.json`), JSON.stringify({ rows, timings } satisfies ObservedPart));
-  const names = Array.from({ length: SHARDS }, (_, index) => `shard-${index + 1}`);
+  const names = ['clean', ...Array.from({ length: SHARDS }, (_, index) => `shard-${index + 1}`)];
   const paths = names.map((name) => join(PARTS, `${RUN_ID}-${name}.json`));
   if (!paths.every((path) => existsSync(path))) return;
   const parts = paths.map((path) => JSON.parse(readFileSync(path, 'utf8')) as ObservedPart);
@@ -174,24 +186,14 @@ function expectClean(run: CaseRun): void {
 }
 
 for (let shard = 1; shard <= SHARDS; shard++) {
-  // Dealt from the last shard on, so that the first, which also makes the clean run, gets no more faults than the others.
-  const mine = SHARDED.filter((_, index) => index % SHARDS === (SHARDS - shard) % SHARDS);
-  const withClean = shard === 1 && !ONLY;
-  test(`every fault fails exactly the cells of its expectation${withClean ? ', and the clean gateway none' : ''} (shard ${shard} of ${SHARDS}: ${mine.length} faults)`, async () => {
+  const mine = SHARDED.filter((_, index) => index % SHARDS === shard - 1);
+  test(`every fault fails exactly the cells of its expectation (shard ${shard} of ${SHARDS}: ${mine.length} faults)`, async () => {
     test.setTimeout(10 * 60_000);
     const pool = new JobPool(JOBS);
-    const clean = withClean ? pool.run(() => runCaseInProcess(undefined, join(RUNS, '_clean'), undefined, [], CLEAN_LANES)) : undefined;
     const queued = new Map<FaultCase, Promise<FaultRun>>();
     for (const faultCase of mine) queued.set(faultCase, pool.run(() => runFaultCase(faultCase)));
     const rows: Array<ObservedPart['rows'][number]> = [];
     const timings: string[] = [];
-    if (clean) {
-      await test.step('the clean gateway: one full run, every cell passes or is n/a', async () => {
-        const run = await clean;
-        timings.push(`clean gateway (full run, ${CLEAN_LANES} lanes) ${(run.elapsedMs / 1000).toFixed(1)} s (${run.cells.length} cells)`);
-        expectClean(run);
-      });
-    }
     for (const faultCase of CASES.filter((c) => queued.has(c))) {
       const grep = grepFor(faultCase);
       await test.step(`${faultCase.fault} (--grep ${grep})`, async () => {
