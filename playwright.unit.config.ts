@@ -10,12 +10,13 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: !!process.env['CI'],
   retries: 0,
-  // Most tests wait on sockets, timers and child processes rather than compute: three workers keep two cores busy.
-  workers: process.env['CI'] ? 3 : undefined,
+  // Most tests wait on sockets, timers and child processes rather than compute. The self-test's three long tests
+  // (mostly waiting too) take three workers from the start: a fourth runs the unit tests beside them.
+  workers: process.env['CI'] ? 4 : undefined,
   timeout: 60_000,
   reporter: process.env['CI'] ? [['line'], ['json', { outputFile: 'test-results/unit-results.json' }]] : [['list']],
   outputDir: 'test-results/unit-artifacts',
-  // The self-test's two long tests are scheduled first, so that the unit tests fill the other workers around them.
+  // The self-test's long tests are scheduled first, so that the unit tests fill the other workers around them.
   projects: [
     { name: 'selftest', testMatch: 'selftest/**/*.test.ts' },
     { name: 'unit', testMatch: 'unit/**/*.test.ts' },

@@ -1,7 +1,7 @@
 // Adds up the harness's unit tests (Playwright JSON report) and the conformance cells (matrix.json) into one line.
 import { existsSync, readFileSync } from 'node:fs';
 
-const [lintStatus, testStatus] = process.argv.slice(2).map(Number);
+const [lintStatus, typecheckStatus, testStatus] = process.argv.slice(2).map(Number);
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -22,6 +22,6 @@ if (existsSync(matrix)) {
 }
 // The type check and the linter count as one test each.
 if (lintStatus === 0) passed += 1; else failed += 1;
-if (testStatus !== 0 && failed === 0) failed += 1; // type check failed, or a step crashed before reporting
-else if (testStatus === 0) passed += 1;
+if (typecheckStatus === 0) passed += 1; else failed += 1;
+if (testStatus !== 0 && failed === 0) failed += 1; // a step crashed before reporting
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);

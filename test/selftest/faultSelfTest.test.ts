@@ -14,9 +14,11 @@ import { renderFaultTable, type TableRow } from './selfTestTable.js';
  * The harness proves that each check can fail, and fails for its own reason only: for every fault of the reference
  * gateway, `contract-gate run --fault NAME` must fail exactly the cells its expectation lists, and a clean run must
  * fail none. The runs use the CLI's options and run configuration but the in-process runner (fixtures/inProcessRun.ts)
- * instead of a Playwright process each, several at a time (SELFTEST_JOBS, default two per core: a run spends most of
- * its time waiting on sockets and timers). One fault run goes through the CLI end to end (exit code, matrix files,
- * replay command), and the in-process runner is held to the CLI's answer on that run and on a clean one.
+ * instead of a Playwright process each: the fault runs in two shard tests (two worker processes, so that both cores
+ * work), each running several at a time (SELFTEST_JOBS, default two per core: a run spends most of its time waiting
+ * on sockets and timers); the clean full run, on two lanes, goes beside the CLI runs. One fault run goes through the
+ * CLI end to end (exit code, matrix files, replay command), and the in-process runner is held to the CLI's answer on
+ * that run and on a clean one.
  * SELFTEST_FAULTS=a,b runs only those faults (and no clean run) while working on them.
  */
 
@@ -36,10 +38,6 @@ const END_TO_END = FAULT_CASES.find((faultCase) => faultCase.replay) as FaultCas
 const BROWSER = existsSync(CHROMIUM_PATH);
 /** The longest shrunk counterexample a sequence-only fault may leave. */
 const MAX_SHRUNK_CALLS = 6;
-
-test('Chromium is present where the self-test runs in CI', () => {
-  expect(BROWSER || !process.env['CI'], `no Chromium at ${CHROMIUM_PATH}: install Debian's chromium (see .ci/run)`).toBe(true);
-});
 
 const expectedFailing = (faultCase: FaultCase): string[] =>
   faultCase.failing.filter((cell) => BROWSER || cell.check !== 'scenario.browser-remote-lane').map(cellKey).sort();
@@ -76,22 +74,6 @@ const isScenarioCase = (faultCase: FaultCase): boolean => faultCase.failing.some
 
 test.describe.configure({ mode: 'parallel' });
 
-test('the expectations cover every fault and every check, each fault fails its own check, and the README section shows them', () => {
-  const names = FAULT_CASES.map((faultCase) => faultCase.fault);
-  expect(new Set(names).size, 'a fault listed twice').toBe(names.length);
-  // Faults of the oracle's own rules are proven by unit tests, not by matrix cells (see ORACLE_RULES).
-  const oracle = new Set<string>(ORACLE_RULES);
-  expect([...names].sort()).toEqual(GATEWAY_FAULTS.filter((fault) => !oracle.has(fault.check)).map((fault) => fault.name).sort());
-  for (const faultCase of FAULT_CASES) {
-    const own = faultOf(faultCase).check;
-    expect(faultCase.failing.some((cell) => cell.check === own), `${faultCase.fault} must fail ${own}, the check meant for it`).toBe(true);
-    if (faultCase.failing.some((cell) => cell.check !== own)) expect(faultCase.shared, `${faultCase.fault} fails other checks too: say why`).toBeTruthy();
-  }
-  const canFail = new Set(FAULT_CASES.flatMap((faultCase) => faultCase.failing.map((cell) => cell.check)));
-  expect(CHECKS.map((check) => check.id).filter((id) => !canFail.has(id)), 'checks no fault makes fail').toEqual([]);
-  expect(readFileSync(README, 'utf8'), 'the README\'s "Trusting the tool" section shows the current table').toContain(renderFaultTable(expectedRows()));
-});
-
 /** The replay checks of a case: each failing method cell printed a replay command that reproduces the failure. */
 function expectReplays(faultCase: FaultCase, replays: FaultRun['replays']): void {
   const methodCells = faultCase.failing.filter((cell) => !cell.check.startsWith('scenario.') && !cell.check.startsWith('event.'));
@@ -102,72 +84,27 @@ function expectReplays(faultCase: FaultCase, replays: FaultRun['replays']): void
   }
 }
 
-test('every fault fails exactly the cells of its expectation, and the clean gateway none', async () => {
-  test.setTimeout(10 * 60_000);
-  rmSync(RUNS, { recursive: true, force: true });
-  mkdirSync(RUNS, { recursive: true });
-  const started = Date.now();
-  const pool = new JobPool(JOBS);
-  const clean = ONLY ? undefined : pool.run(() => runCaseInProcess(undefined, join(RUNS, '_clean'), undefined));
-  // Scenario runs take longest: queued first, so that the pool does not end on one of them.
-  const queued = new Map<FaultCase, Promise<FaultRun>>();
-  for (const faultCase of [...CASES].sort((a, b) => Number(isScenarioCase(b)) - Number(isScenarioCase(a)))) queued.set(faultCase, pool.run(() => runFaultCase(faultCase)));
-  const faulty = CASES.map((faultCase) => ({ faultCase, grep: grepFor(faultCase), run: queued.get(faultCase) as Promise<FaultRun> }));
+// The long tests come first, so that they start on the first workers: the CLI end to end, then the fault shards
+// (three long tests: with four workers in CI one is left for the unit tests from the start); the quick checks last.
+/**
+ * The clean run both runners make: every family of cells, on the 33-method document whatever the default contract,
+ * with two workers (two lanes in process), as a default CI run has (the fault runs keep one).
+ */
+const EQUIVALENCE_CLEAN_ARGS = ['--contract', 'contracts/hermes/session-lifecycle.openrpc.json', '--workers', '2'];
 
-  if (clean) {
-    await test.step('the clean gateway: one full run, every cell passes or is n/a', async () => {
-      const run = await clean;
-      expect.soft(run.failing, 'failing cells of the clean gateway').toEqual([]);
-      expect.soft(run.notRun, 'cells that did not run').toEqual([]);
-      const judged = new Set(run.cells.map((cell) => cell.check));
-      // skew.client-contract cells exist only with --client-contract (the skew.cwd-without-flag-refused case runs it);
-      // the (auth) row only against a gated target (every auth fault case runs the embedded gateway gated).
-      const elsewhere = (id: string): boolean => id === 'skew.client-contract' || id.startsWith('auth.');
-      expect.soft(CHECKS.map((check) => check.id).filter((id) => !elsewhere(id) && !judged.has(id)), 'checks missing from the full run').toEqual([]);
-    });
-  }
-
-  const observed: TableRow[] = [];
-  const timings: string[] = [];
-  for (const { faultCase, grep, run } of faulty) {
-    await test.step(`${faultCase.fault} (--grep ${grep})`, async () => {
-      const { run: result, replays } = await run;
-      timings.push(`${faultCase.fault} ${(result.elapsedMs / 1000).toFixed(1)} s (${result.cells.length} cells)`);
-      observed.push({ fault: faultOf(faultCase), detectedBy: result.failing, ...(faultCase.shared ? { shared: faultCase.shared } : {}) });
-      const context = `${faultCase.fault}, report ${result.reportDir}`;
-      expect.soft(result.failing, `failing cells of ${context}`).toEqual(expectedFailing(faultCase));
-      expect.soft(result.notRun, `cells that did not run: ${context}`).toEqual([]);
-      // A sequence-only fault must shrink to a counterexample of at most MAX_SHRUNK_CALLS calls (its replay runs below).
-      for (const cell of result.cells.filter((c) => c.status === 'fail' && c.check.startsWith('stateful.'))) {
-        const calls = Number(/shrunk to (\d+) call/.exec(cell.detail ?? '')?.[1] ?? Number.NaN);
-        expect.soft(calls, `${cell.method} × ${cell.check} of ${context}: ${cell.detail}`).toBeLessThanOrEqual(MAX_SHRUNK_CALLS);
-      }
-      if (faultCase.replay) expectReplays(faultCase, replays);
-    });
-  }
-  if (ONLY || !clean) return;
-
-  const seconds = ((Date.now() - started) / 1000).toFixed(0);
-  const table = renderFaultTable(observed);
-  mkdirSync(RESULTS, { recursive: true });
-  const cleanSeconds = ((await clean).elapsedMs / 1000).toFixed(1);
-  writeFileSync(
-    TABLE_FILE,
-    `# Self-test: fault → detecting checks (observed)\n\n${CASES.length} faults and one clean run in ${seconds} s, ${JOBS} at a time, in process.\n\n${table}\n\n## Run times\n\n- clean gateway (full run) ${cleanSeconds} s\n${timings.map((line) => `- ${line}`).join('\n')}\n`,
-  );
-  process.stdout.write(`\n${table}\n\nself-test: ${CASES.length} faults and one clean run in ${seconds} s (${JOBS} at a time, in process); table written to ${TABLE_FILE}\n`);
-});
-
-/** The clean run both runners make: every family of cells, on the 33-method document whatever the default contract. */
-const EQUIVALENCE_CLEAN_ARGS = ['--contract', 'contracts/hermes/session-lifecycle.openrpc.json'];
+/** Lanes of the clean full run: its cells wait on sockets and timers far more than they compute. */
+const CLEAN_LANES = 2;
 
 /** What two runners must agree on: the same cells, each with the same status. */
 const statuses = (run: CaseRun): string[] => run.cells.map((cell) => `${cell.method} × ${cell.check}: ${cell.status}`);
 
-test(`the CLI end to end (${END_TO_END.fault}: exit code, matrix files, replay command), and the in-process runner gives the CLI's answer on it and on a clean run`, async () => {
+test(`the CLI end to end (${END_TO_END.fault}: exit code, matrix files, replay command), the in-process runner gives the CLI's answer on it and on a clean run, and the clean gateway's full run fails no cell`, async () => {
   test.setTimeout(5 * 60_000);
   const dir = join(RESULTS, 'selftest-cli');
   rmSync(dir, { recursive: true, force: true });
+  // The clean full run of the full document goes beside the CLI runs: this process mostly waits for their children.
+  const clean = ONLY ? undefined : runCaseInProcess(undefined, join(RUNS, '_clean'), undefined, [], CLEAN_LANES);
+  clean?.catch(() => undefined);
   const [cliFault, cliClean, inProcessFault, inProcessClean] = await Promise.all([
     runFaultCase(END_TO_END, runCase, join(dir, 'cli-fault')),
     runCase(undefined, join(dir, 'cli-clean'), undefined, EQUIVALENCE_CLEAN_ARGS),
@@ -185,4 +122,116 @@ test(`the CLI end to end (${END_TO_END.fault}: exit code, matrix files, replay c
   expect.soft(cliClean.cells.length, 'cells of the clean run').toBeGreaterThan(0);
   expect.soft(statuses(inProcessClean), 'in process vs CLI, clean run').toEqual(statuses(cliClean));
   expect.soft(statuses(inProcessFault), `in process vs CLI, ${END_TO_END.fault}`).toEqual(statuses(run));
+
+  if (clean) {
+    await test.step('the clean gateway: one full run of the full document, every cell passes or is n/a', async () => {
+      const full = await clean;
+      expectClean(full);
+      writeObserved('clean', [], [`clean gateway (full run, ${CLEAN_LANES} lanes) ${(full.elapsedMs / 1000).toFixed(1)} s (${full.cells.length} cells)`]);
+    });
+  }
 });
+
+/**
+ * The fault runs, dealt into SHARDS tests that Playwright gives to different workers (each its own process, so the
+ * runs use every core), longest first; each shard runs JOBS at a time. Each shard (and the clean run) leaves its
+ * table rows or run time in a part file; the test that completes the set writes the table.
+ */
+const SHARDS = 2;
+const PARTS = join(RESULTS, 'selftest-parts');
+/** The Playwright runner every worker of this run shares: part files of an earlier run are never mixed in. */
+const RUN_ID = String(process.ppid);
+
+interface ObservedPart {
+  readonly rows: ReadonlyArray<{ fault: string; detectedBy: readonly string[]; shared?: string }>;
+  readonly timings: readonly string[];
+}
+
+function writeObserved(part: string, rows: ObservedPart['rows'], timings: readonly string[]): void {
+  if (ONLY) return;
+  mkdirSync(PARTS, { recursive: true });
+  writeFileSync(join(PARTS, `${RUN_ID}-${part}.json`), JSON.stringify({ rows, timings } satisfies ObservedPart));
+  const names = ['clean', ...Array.from({ length: SHARDS }, (_, index) => `shard-${index + 1}`)];
+  const paths = names.map((name) => join(PARTS, `${RUN_ID}-${name}.json`));
+  if (!paths.every((path) => existsSync(path))) return;
+  const parts = paths.map((path) => JSON.parse(readFileSync(path, 'utf8')) as ObservedPart);
+  const order = new Map(FAULT_CASES.map((faultCase, index) => [faultCase.fault, index]));
+  const observed: TableRow[] = parts
+    .flatMap((p) => p.rows)
+    .sort((a, b) => (order.get(a.fault) ?? 0) - (order.get(b.fault) ?? 0))
+    .map((row) => ({ fault: faultOf(FAULT_CASES[order.get(row.fault) ?? -1] as FaultCase), detectedBy: row.detectedBy, ...(row.shared ? { shared: row.shared } : {}) }));
+  const table = renderFaultTable(observed);
+  const seconds = (process.uptime()).toFixed(0);
+  writeFileSync(
+    TABLE_FILE,
+    `# Self-test: fault → detecting checks (observed)\n\n${observed.length} faults and one clean run, in process: ${SHARDS} shards of ${JOBS} runs at a time, the last done ${seconds} s after its worker started.\n\n${table}\n\n## Run times\n\n${parts.flatMap((p) => p.timings).map((line) => `- ${line}`).join('\n')}\n`,
+  );
+  for (const path of paths) rmSync(path, { force: true });
+  process.stdout.write(`\n${table}\n\nself-test: ${observed.length} faults and one clean run (${SHARDS} shards, ${JOBS} at a time each, in process); table written to ${TABLE_FILE}\n`);
+}
+
+/** Expected run time, longest first: stateful sequences shrink, scenario runs wait on sockets and timers. */
+const weightOf = (faultCase: FaultCase): number => (faultCase.failing.some((cell) => cell.check.startsWith('stateful.')) ? 2 : isScenarioCase(faultCase) ? 1 : 0);
+const SHARDED = [...CASES].sort((a, b) => weightOf(b) - weightOf(a));
+
+/** The clean gateway's full run: every cell passes or is n/a, and every check is judged. */
+function expectClean(run: CaseRun): void {
+  expect.soft(run.failing, 'failing cells of the clean gateway').toEqual([]);
+  expect.soft(run.notRun, 'cells that did not run').toEqual([]);
+  const judged = new Set(run.cells.map((cell) => cell.check));
+  // skew.client-contract cells exist only with --client-contract (the skew.cwd-without-flag-refused case runs it);
+  // the (auth) row only against a gated target (every auth fault case runs the embedded gateway gated).
+  const elsewhere = (id: string): boolean => id === 'skew.client-contract' || id.startsWith('auth.');
+  expect.soft(CHECKS.map((check) => check.id).filter((id) => !elsewhere(id) && !judged.has(id)), 'checks missing from the full run').toEqual([]);
+}
+
+for (let shard = 1; shard <= SHARDS; shard++) {
+  const mine = SHARDED.filter((_, index) => index % SHARDS === shard - 1);
+  test(`every fault fails exactly the cells of its expectation (shard ${shard} of ${SHARDS}: ${mine.length} faults)`, async () => {
+    test.setTimeout(10 * 60_000);
+    const pool = new JobPool(JOBS);
+    const queued = new Map<FaultCase, Promise<FaultRun>>();
+    for (const faultCase of mine) queued.set(faultCase, pool.run(() => runFaultCase(faultCase)));
+    const rows: Array<ObservedPart['rows'][number]> = [];
+    const timings: string[] = [];
+    for (const faultCase of CASES.filter((c) => queued.has(c))) {
+      const grep = grepFor(faultCase);
+      await test.step(`${faultCase.fault} (--grep ${grep})`, async () => {
+        const { run: result, replays } = await (queued.get(faultCase) as Promise<FaultRun>);
+        timings.push(`${faultCase.fault} ${(result.elapsedMs / 1000).toFixed(1)} s (${result.cells.length} cells)`);
+        rows.push({ fault: faultCase.fault, detectedBy: result.failing, ...(faultCase.shared ? { shared: faultCase.shared } : {}) });
+        const context = `${faultCase.fault}, report ${result.reportDir}`;
+        expect.soft(result.failing, `failing cells of ${context}`).toEqual(expectedFailing(faultCase));
+        expect.soft(result.notRun, `cells that did not run: ${context}`).toEqual([]);
+        // A sequence-only fault must shrink to a counterexample of at most MAX_SHRUNK_CALLS calls (its replay runs below).
+        for (const cell of result.cells.filter((c) => c.status === 'fail' && c.check.startsWith('stateful.'))) {
+          const calls = Number(/shrunk to (\d+) call/.exec(cell.detail ?? '')?.[1] ?? Number.NaN);
+          expect.soft(calls, `${cell.method} × ${cell.check} of ${context}: ${cell.detail}`).toBeLessThanOrEqual(MAX_SHRUNK_CALLS);
+        }
+        if (faultCase.replay) expectReplays(faultCase, replays);
+      });
+    }
+    writeObserved(`shard-${shard}`, rows, timings);
+  });
+}
+
+test('Chromium is present where the self-test runs in CI', () => {
+  expect(BROWSER || !process.env['CI'], `no Chromium at ${CHROMIUM_PATH}: install Debian's chromium (see .ci/run)`).toBe(true);
+});
+
+test('the expectations cover every fault and every check, each fault fails its own check, and the README section shows them', () => {
+  const names = FAULT_CASES.map((faultCase) => faultCase.fault);
+  expect(new Set(names).size, 'a fault listed twice').toBe(names.length);
+  // Faults of the oracle's own rules are proven by unit tests, not by matrix cells (see ORACLE_RULES).
+  const oracle = new Set<string>(ORACLE_RULES);
+  expect([...names].sort()).toEqual(GATEWAY_FAULTS.filter((fault) => !oracle.has(fault.check)).map((fault) => fault.name).sort());
+  for (const faultCase of FAULT_CASES) {
+    const own = faultOf(faultCase).check;
+    expect(faultCase.failing.some((cell) => cell.check === own), `${faultCase.fault} must fail ${own}, the check meant for it`).toBe(true);
+    if (faultCase.failing.some((cell) => cell.check !== own)) expect(faultCase.shared, `${faultCase.fault} fails other checks too: say why`).toBeTruthy();
+  }
+  const canFail = new Set(FAULT_CASES.flatMap((faultCase) => faultCase.failing.map((cell) => cell.check)));
+  expect(CHECKS.map((check) => check.id).filter((id) => !canFail.has(id)), 'checks no fault makes fail').toEqual([]);
+  expect(readFileSync(README, 'utf8'), 'the README\'s "Trusting the tool" section shows the current table').toContain(renderFaultTable(expectedRows()));
+});
+

@@ -74,12 +74,15 @@ export async function runCase(faultCase: FaultCase | undefined, reportDir: strin
   return caseRunOf(cells, { ...result, reportDir, elapsedMs: Date.now() - started });
 }
 
-/** The same run in this process: the CLI's options and run configuration, the in-process runner instead of Playwright. */
-export async function runCaseInProcess(faultCase: FaultCase | undefined, reportDir: string, grep: string | undefined, extra: readonly string[] = []): Promise<CaseRun> {
+/**
+ * The same run in this process: the CLI's options and run configuration, the in-process runner instead of Playwright.
+ * `lanes` runs that many cells at once, each lane with its own gateway (default: the run's `--workers`, as the CLI).
+ */
+export async function runCaseInProcess(faultCase: FaultCase | undefined, reportDir: string, grep: string | undefined, extra: readonly string[] = [], lanes?: number): Promise<CaseRun> {
   const started = Date.now();
   rmSync(reportDir, { recursive: true, force: true });
   const config = await runConfigFor(parseRunOptions(caseArgs(faultCase, reportDir, grep, extra)));
-  const { matrix } = await runInProcess(config);
+  const { matrix } = await runInProcess(config, lanes ? { lanes } : {});
   return caseRunOf(matrix.cells, { code: undefined, stdout: '', stderr: '', reportDir, elapsedMs: Date.now() - started });
 }
 

@@ -107,7 +107,9 @@ test('every $ref in every document resolves inside that document', () => {
 
 test('every components schema compiles with ajv in strict mode', () => {
   for (const path of openRpcFiles()) {
-    const ajv = new Ajv({ strict: true, allErrors: true });
+    // inlineRefs: false compiles each referenced schema once, as its own function, instead of again inside every
+    // schema that refers to it: every schema is still compiled, each in strict mode, at about two thirds of the CPU.
+    const ajv = new Ajv({ strict: true, allErrors: true, inlineRefs: false });
     addFormatsModule.default(ajv);
     ajv.addKeyword('components');
     const id = `https://contract-gate.invalid/${path}`;
