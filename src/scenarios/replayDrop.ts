@@ -20,8 +20,13 @@ const DROP_WORDS: Record<DropMode, string> = {
   'mid-stream': 'a drop mid-stream',
 };
 
-/** Length of the `/slow` turn of the mid-stream drop: its four gaps leave time to reattach between two events. */
-export const SLOW_TURN_MS = 1_000;
+/**
+ * Length of the `/slow` turn of the mid-stream drop. After its first delta (about half-way on a full-document
+ * gateway: start, tool pair, delta) the scenario drops A, attaches B, waits for an event there, reconnects A and
+ * activates it, and still needs a live event to come: on a loaded 2-core machine that took more than the half second
+ * a 1 s turn left, failing a correct gateway.
+ */
+export const SLOW_TURN_MS = 3_000;
 
 const seqd = (event: GatewayEventParams): boolean => typeof event.seq === 'number';
 
