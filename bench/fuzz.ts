@@ -32,10 +32,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { startGateway, type RunningGateway } from '../gateway/index.js';
-import { loadBindingRules, NO_BINDINGS, type BindingRules } from '../src/binding/index.js';
-import { profileFor } from '../src/checks/profile.js';
-import { loadContractSync } from '../src/contracts/loadContract.js';
+import { startGateway, type RunningGateway } from '../dist/gateway/index.js';
+import { loadBindingRules, NO_BINDINGS, type BindingRules } from '../dist/src/binding/index.js';
+import { profileFor } from '../dist/src/checks/profile.js';
+import { loadContractSync } from '../dist/src/contracts/loadContract.js';
 import { runBareLoop, type BareLoopResult } from './lib/bareLoop.js';
 import { replayOf } from './lib/exchangeScript.js';
 import { runEngine, type EngineRunOptions, type EngineRunResult } from './lib/engineRun.js';

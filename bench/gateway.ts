@@ -16,7 +16,7 @@
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { WebSocket, WebSocketServer } from 'ws';
-import { startGateway } from '../gateway/index.js';
+import { startGateway } from '../dist/gateway/index.js';
 import { attribute, GATEWAY_BUCKETS, profiled, shareRows } from './lib/timeShare.js';
 
 const LEVELS = [1, 10, 50];
@@ -86,7 +86,7 @@ function best(cells: readonly Cell[]): Cell {
 
 type Iteration = (client: BenchClient, latencies: number[] | undefined) => Promise<void>;
 
-async function measure(url: string, connections: number, iteration: Iteration, seconds: number): Promise<Cell> {
+export async function measure(url: string, connections: number, iteration: Iteration, seconds: number): Promise<Cell> {
   const clients = await Promise.all(Array.from({ length: connections }, () => BenchClient.open(url)));
   const latencies: number[] = [];
   let recording = false;
@@ -107,7 +107,7 @@ async function measure(url: string, connections: number, iteration: Iteration, s
   return { rps: latencies.length / elapsed, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
 }
 
-const gatewayIteration: Iteration = async (client, latencies) => {
+export const gatewayIteration: Iteration = async (client, latencies) => {
   const created = await client.request('session.create', {}, latencies);
   const sessionId = created.result?.session_id;
   await client.request('prompt.submit', { session_id: sessionId, text: 'benchmark turn' }, latencies);
@@ -149,7 +149,7 @@ const ID_MARK = '\u0000id\u0000';
 const QUIET_MS = 60;
 
 /** One workload iteration against the gateway: each request answered, then frames collected until a quiet spell. */
-async function recordAnswers(url: string): Promise<Map<string, RecordedAnswer>> {
+export async function recordAnswers(url: string): Promise<Map<string, RecordedAnswer>> {
   const socket = new WebSocket(url);
   await new Promise((resolve, reject) => {
     socket.once('open', resolve);
@@ -191,7 +191,7 @@ async function recordAnswers(url: string): Promise<Map<string, RecordedAnswer>> 
 }
 
 /** A bare `ws` server answering each request with the frames the gateway sent for its method, at once. */
-function startReplayPeer(answers: ReadonlyMap<string, RecordedAnswer>): Promise<Peer> {
+export function startReplayPeer(answers: ReadonlyMap<string, RecordedAnswer>): Promise<Peer> {
   return listen((socket) =>
     socket.on('message', (data) => {
       const request = JSON.parse(data.toString()) as { id: unknown; method: string };

@@ -10,6 +10,9 @@
  * - a default `contract-gate run` on the session-lifecycle document: wall time and peak memory of its process tree
  *   (BENCH_FULL=1 adds the full Hermes document).
  *
+ * Every benchmark imports the compiled JavaScript in dist/ (what `contract-gate` runs), not the TypeScript sources:
+ * tsx's transform wraps every function in a name-keeping helper that costs the gateway about 8% of its CPU.
+ *
  * Writes bench-results/bench.md. BENCH_SECONDS sets the seconds per gateway cell (default 2).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -7,10 +7,10 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { WebSocket } from 'ws';
-import { startGateway } from '../gateway/index.js';
-import { SESSION_LIFECYCLE_CONTRACT } from '../src/config/packagePaths.js';
-import { loadContract } from '../src/contracts/index.js';
-import { startProxy } from '../src/proxy/index.js';
+import { startGateway } from '../dist/gateway/index.js';
+import { SESSION_LIFECYCLE_CONTRACT } from '../dist/src/config/packagePaths.js';
+import { loadContract } from '../dist/src/contracts/index.js';
+import { startProxy } from '../dist/src/proxy/index.js';
 
 const ROUNDS = Number(process.argv[2] ?? process.env['BENCH_ROUNDS'] ?? 2000);
 const TURNS = Math.max(20, Math.round(ROUNDS / 20));

@@ -7,12 +7,12 @@
  */
 import * as fc from 'fast-check';
 import { join } from 'node:path';
-import { startGateway } from '../gateway/index.js';
-import { RpcClient } from '../src/client/rpcClient.js';
-import { runStateful } from '../src/stateful/engine/runStateful.js';
-import type { StatefulModel, StatefulResult } from '../src/stateful/engine/statefulTypes.js';
-import type { ConnectClient } from '../src/stateful/runner/hermesSide.js';
-import { runHermesStateful } from '../src/stateful/runner/hermesStateful.js';
+import { startGateway } from '../dist/gateway/index.js';
+import { RpcClient } from '../dist/src/client/rpcClient.js';
+import { runStateful } from '../dist/src/stateful/engine/runStateful.js';
+import type { StatefulModel, StatefulResult } from '../dist/src/stateful/engine/statefulTypes.js';
+import type { ConnectClient } from '../dist/src/stateful/runner/hermesSide.js';
+import { runHermesStateful } from '../dist/src/stateful/runner/hermesStateful.js';
 
 const RUNS = Number(process.argv[2] ?? 25);
 const STEPS = Number(process.argv[3] ?? 40);

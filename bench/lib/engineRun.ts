@@ -1,12 +1,12 @@
-import type { BindingRules, RpcCaller } from '../../src/binding/index.js';
-import type { ContractProfile } from '../../src/checks/profile.js';
-import { Redactor } from '../../src/client/redact.js';
-import { ResilientCaller } from '../../src/client/resilientCaller.js';
-import { RpcClient } from '../../src/client/rpcClient.js';
-import { Transcript } from '../../src/client/transcript.js';
-import { runMethod } from '../../src/conformance/index.js';
-import type { Contract } from '../../src/contracts/contractModel.js';
-import { SchemaValidators } from '../../src/contracts/schemaValidators.js';
+import type { BindingRules, RpcCaller } from '../../dist/src/binding/index.js';
+import type { ContractProfile } from '../../dist/src/checks/profile.js';
+import { Redactor } from '../../dist/src/client/redact.js';
+import { ResilientCaller } from '../../dist/src/client/resilientCaller.js';
+import { RpcClient } from '../../dist/src/client/rpcClient.js';
+import { Transcript } from '../../dist/src/client/transcript.js';
+import { runMethod } from '../../dist/src/conformance/index.js';
+import type { Contract } from '../../dist/src/contracts/contractModel.js';
+import { SchemaValidators } from '../../dist/src/contracts/schemaValidators.js';
 import type { ScriptStep } from './exchangeScript.js';
 
 export interface EngineRunOptions {

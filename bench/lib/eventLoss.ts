@@ -1,5 +1,5 @@
 import { WebSocket } from 'ws';
-import { startGateway } from '../../gateway/index.js';
+import { startGateway } from '../../dist/gateway/index.js';
 
 export interface EventLossResult {
   readonly connections: number;
