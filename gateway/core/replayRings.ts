@@ -14,7 +14,8 @@ export const DEFAULT_REPLAY_LIMITS: ReplayLimits = {
 
 interface RetainedEvent {
   readonly seq: number;
-  readonly json: string;
+  /** The event's params as sent; never changed after `record` (frames are rewritten as copies, never in place). */
+  readonly params: Record<string, unknown>;
   readonly bytes: number;
 }
 
@@ -79,7 +80,7 @@ export class ReplayRings {
       this.rings.set(sessionId, ring);
       while (this.rings.size > this.limits.maxSessions) this.dropOldestRing();
     }
-    ring.events.push({ seq, json, bytes });
+    ring.events.push({ seq, params, bytes });
     ring.bytes += bytes;
     this.totalBytes += bytes;
     this.totalEvents += 1;
@@ -99,7 +100,7 @@ export class ReplayRings {
     let first = retained.length;
     while (first > 0 && (retained[first - 1] as RetainedEvent).seq > lastSeen) first -= 1;
     const events: Record<string, unknown>[] = [];
-    for (let i = first; i < retained.length; i++) events.push(JSON.parse((retained[i] as RetainedEvent).json) as Record<string, unknown>);
+    for (let i = first; i < retained.length; i++) events.push((retained[i] as RetainedEvent).params);
     const truncated = lastSeen < cursor.evictedThrough || lastSeen > cursor.latestSeq;
     return { events, latest_seq: cursor.latestSeq, truncated, count: events.length };
   }

@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import { shape } from '../../gateway/core/contract/outboundShape.js';
 import type { SchemaNode } from '../../gateway/core/contract/contractSet.js';
+import { shape as interpretiveShape } from './helpers/interpretiveShape.js';
 
 const DEFS: Record<string, SchemaNode> = {
   Inner: { type: 'object', additionalProperties: false, properties: { id: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } }, required: ['id', 'tags'] },
@@ -59,4 +60,73 @@ test('a value that already fits comes back as the same reference; one that does 
   const missing = { a: 1 };
   expect(shape(missing, OPEN, resolve)).toEqual({ a: 1, c: null });
   expect(missing).toEqual({ a: 1 });
+});
+
+/** Schemas with every shape the compiler distinguishes: $ref chains, anyOf/oneOf with scoring, allOf, maps, defaults, recursion. */
+const ORACLE_DEFS: Record<string, SchemaNode> = {
+  ...DEFS,
+  Kind: { type: 'object', properties: { kind: { const: 'k' }, n: { type: 'integer', default: 3 } }, required: ['kind', 'n'], additionalProperties: false },
+  Other: { type: 'object', properties: { kind: { const: 'o' }, list: { type: 'array', items: { type: 'string' } }, opt: { anyOf: [{ $ref: '#/$defs/Inner' }, { type: 'null' }] } }, required: ['kind', 'list', 'opt'] },
+  Tree: { type: 'object', properties: { label: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/Tree' } }, meta: { type: 'object', properties: { deep: { type: 'object', properties: { x: { type: 'integer' } }, required: ['x'] } }, required: ['deep'] } }, required: ['children', 'meta'] },
+  Map: { type: 'object', additionalProperties: { $ref: '#/$defs/Inner' } },
+  Defaults: { type: 'object', properties: { obj: { type: 'object', default: { a: [1] } }, arr: { type: 'array', default: ['x'] }, alias: { $ref: '#/$defs/Alias' } }, required: ['obj', 'arr', 'alias'] },
+  Alias: { $ref: '#/$defs/Kind' },
+};
+const oracleResolve = (ref: string): SchemaNode | undefined => ORACLE_DEFS[ref.replace('#/$defs/', '')];
+const ORACLE_SCHEMAS: SchemaNode[] = [
+  OPEN,
+  CLOSED,
+  { anyOf: [{ $ref: '#/$defs/Kind' }, { $ref: '#/$defs/Other' }, { type: 'null' }] },
+  { oneOf: [{ $ref: '#/$defs/Other' }, { $ref: '#/$defs/Kind' }] },
+  { allOf: [{ $ref: '#/$defs/Kind' }, { properties: { extra: { type: 'string' } } }] },
+  { $ref: '#/$defs/Tree' },
+  { $ref: '#/$defs/Map' },
+  { $ref: '#/$defs/Defaults' },
+  { type: 'array', items: { $ref: '#/$defs/Alias' } },
+  true,
+];
+const anyJson = fc.letrec((tie) => ({
+  value: fc.oneof({ depthSize: 'small' }, fc.constantFrom('k', 'o', 'x', 1, null, true), fc.array(tie('value'), { maxLength: 3 }), tie('object')),
+  object: fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd', 'id', 'tags', 'kind', 'n', 'list', 'opt', 'label', 'children', 'meta', 'deep', 'x', 'obj', 'arr', 'alias', 'extra', 'z'), tie('value'), { maxKeys: 6 }),
+})).value;
+
+test('the compiled shaper gives what the interpretive one gives, on every schema shape and any JSON value', () => {
+  fc.assert(
+    fc.property(fc.constantFrom(...ORACLE_SCHEMAS.keys()), anyJson, (index, input) => {
+      const schema = ORACLE_SCHEMAS[index] as SchemaNode;
+      const expected = interpretiveShape(structuredClone(input), schema, oracleResolve);
+      const out = shape(input, schema, oracleResolve);
+      expect(JSON.stringify(out)).toBe(JSON.stringify(expected));
+      // Same reference exactly where the interpretive shaper found nothing to change.
+      expect(out === input).toBe(JSON.stringify(expected) === JSON.stringify(input) && interpretiveShape(input, schema, oracleResolve) === input);
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+test('a deeply recursive value is cut at the nesting limit as before, and a fresh default is never shared', () => {
+  let deep: Record<string, unknown> = { children: [], meta: { deep: { x: 1 } } };
+  for (let i = 0; i < 100; i++) deep = { children: [deep], meta: { deep: {} } };
+  const tree: SchemaNode = { $ref: '#/$defs/Tree' };
+  expect(JSON.stringify(shape(deep, tree, oracleResolve))).toBe(JSON.stringify(interpretiveShape(deep, tree, oracleResolve)));
+  const defaults: SchemaNode = { $ref: '#/$defs/Defaults' };
+  const first = shape({}, defaults, oracleResolve) as { obj: { a: number[] }; arr: string[] };
+  const second = shape({}, defaults, oracleResolve) as { obj: { a: number[] }; arr: string[] };
+  expect(first).toEqual({ obj: { a: [1] }, arr: ['x'], alias: { kind: 'k', n: 3 } });
+  expect(first.obj).not.toBe(second.obj);
+  expect(first.arr).not.toBe(second.arr);
+});
+
+test('a free-form schema (a map of JSON values, recursive or not) gives every value back as the same reference', () => {
+  const defs: Record<string, SchemaNode> = {
+    JsonValue: {},
+    Json: { anyOf: [{ type: 'string' }, { type: 'array', items: { $ref: '#/$defs/Json' } }, { type: 'object', additionalProperties: { $ref: '#/$defs/Json' } }] },
+  };
+  const at = (ref: string): SchemaNode | undefined => defs[ref.replace('#/$defs/', '')];
+  for (const schema of [{ type: 'array', items: { type: 'object', additionalProperties: { $ref: '#/$defs/JsonValue' } } }, { $ref: '#/$defs/Json' }] as SchemaNode[]) {
+    fc.assert(fc.property(anyJson, (input) => expect(shape(input, schema, at)).toBe(input)), { numRuns: 200 });
+  }
+  // One declared property anywhere below makes it shape again (here: a closed model inside the recursion).
+  defs['Json'] = { anyOf: [{ type: 'string' }, { type: 'object', additionalProperties: false, properties: { a: { $ref: '#/$defs/Json' } } }] };
+  expect(shape({ b: 1 }, { $ref: '#/$defs/Json' }, (ref) => defs[ref.replace('#/$defs/', '')])).toEqual({});
 });

@@ -3,104 +3,208 @@ import { deref, isPlainObject, pickBranch, type Resolve, type SchemaObject } fro
 
 const MAX_DEPTH = 64;
 
-/** The value a required field gets when the producer left it out: its default, else the empty value of its type. */
-export function absentValue(raw: SchemaNode, resolve: Resolve, depth = 0): unknown {
+/**
+ * Fits one value at a nesting depth. Only objects and arrays are ever changed: a scalar comes out as it went in.
+ * Compiled once per schema node and document (documents do not change), so shaping a frame follows plans instead of
+ * reading keywords, `$ref`s and branch lists again.
+ */
+type Shaper = (value: unknown, depth: number) => unknown;
+
+/** The value a required field gets when the producer left it out, made fresh at each call. */
+type AbsentFactory = (depth: number) => unknown;
+
+const identity: Shaper = (value) => value;
+
+const compiled = new WeakMap<Resolve, WeakMap<SchemaObject, Shaper>>();
+
+/** The shaper of `raw` in the document `resolve` reads: compiled on first use, children compiled when first reached. */
+function shaperOf(raw: SchemaNode, resolve: Resolve): Shaper {
+  if (typeof raw === 'boolean') return identity;
+  let byNode = compiled.get(resolve);
+  if (!byNode) compiled.set(resolve, (byNode = new WeakMap()));
+  let shaper = byNode.get(raw);
+  // Compiling never reaches a child (children compile when first visited), so a recursive schema cannot loop here.
+  if (!shaper) byNode.set(raw, (shaper = compile(deref(raw, resolve), resolve)));
+  return shaper;
+}
+
+/** A child's shaper, compiled when the child is first reached (never for parts of a schema no value visits). */
+function lazyShaper(raw: SchemaNode, resolve: Resolve): Shaper {
+  let shaper: Shaper | undefined;
+  return (value, depth) => (shaper ??= shaperOf(raw, resolve))(value, depth);
+}
+
+const isContainer = (value: unknown): value is object => typeof value === 'object' && value !== null;
+
+/** A default or const as a fresh value: only containers need copying. */
+function constantFactory(value: unknown): AbsentFactory {
+  return isContainer(value) ? () => structuredClone(value) : () => value;
+}
+
+/** How a required field left out is filled, or undefined when its type has no empty value (an integer, a string). */
+function absentFactory(raw: SchemaNode, resolve: Resolve): AbsentFactory | undefined {
   const node = deref(raw, resolve);
   if (typeof node === 'boolean') return undefined;
-  if ('default' in node) return freshCopy(node['default']);
-  if ('const' in node) return freshCopy(node['const']);
+  if ('default' in node) return constantFactory(node['default']);
+  if ('const' in node) return constantFactory(node['const']);
   const branches = Array.isArray(node['anyOf']) ? node['anyOf'] : Array.isArray(node['oneOf']) ? node['oneOf'] : undefined;
   const nullable = branches?.some((branch) => {
     const target = deref(branch as SchemaNode, resolve);
     return typeof target !== 'boolean' && target['type'] === 'null';
   });
-  if (nullable) return null;
+  if (nullable) return () => null;
   const type = node['type'];
-  if (type === 'array') return [];
-  if (type === 'object' || 'properties' in node) return shape({}, node, resolve, depth + 1);
+  if (type === 'array') return () => [];
+  if (type === 'object' || 'properties' in node) {
+    const shaper = lazyShaper(node, resolve);
+    return (depth) => shaper({}, depth + 1);
+  }
   return undefined;
 }
 
-/** What shaping an object against one schema node needs, read once per node. */
-interface ObjectPlan {
-  readonly properties: ReadonlyArray<readonly [string, SchemaNode]>;
-  /** Each declared name's position in `properties`. */
-  readonly declared: ReadonlyMap<string, number>;
-  readonly required: ReadonlySet<string>;
-  readonly additional: unknown;
+/** The value a required field gets when the producer left it out: its default, else the empty value of its type. */
+export function absentValue(raw: SchemaNode, resolve: Resolve, depth = 0): unknown {
+  return absentFactory(raw, resolve)?.(depth);
 }
 
-const objectPlans = new WeakMap<SchemaObject, ObjectPlan>();
-
-function objectPlan(node: SchemaObject): ObjectPlan {
-  let plan = objectPlans.get(node);
-  if (!plan) {
-    const properties = isPlainObject(node['properties']) ? Object.entries(node['properties'] as Record<string, SchemaNode>) : [];
-    plan = {
-      properties,
-      declared: new Map(properties.map(([name], index) => [name, index])),
-      required: new Set(Array.isArray(node['required']) ? (node['required'] as string[]) : []),
-      additional: node['additionalProperties'],
-    };
-    objectPlans.set(node, plan);
-  }
-  return plan;
+interface PropertyPlan {
+  readonly name: string;
+  readonly shaper: Shaper;
+  /** Set for a required property whose absence shaping fills. */
+  readonly absent: AbsentFactory | undefined;
 }
 
-/** A default or const as a fresh value: only containers need copying. */
-function freshCopy(value: unknown): unknown {
-  return typeof value === 'object' && value !== null ? structuredClone(value) : value;
+/** Shapes a member: scalars are given back without a call. */
+const member = (shaper: Shaper, value: unknown, depth: number): unknown => (isContainer(value) ? shaper(value, depth) : value);
+
+function compileObject(node: SchemaObject, resolve: Resolve): (value: Record<string, unknown>, depth: number) => Record<string, unknown> {
+  const entries = isPlainObject(node['properties']) ? Object.entries(node['properties'] as Record<string, SchemaNode>) : [];
+  const required = new Set(Array.isArray(node['required']) ? (node['required'] as string[]) : []);
+  const properties: PropertyPlan[] = entries.map(([name, schema]) => ({ name, shaper: lazyShaper(schema, resolve), absent: required.has(name) ? absentFactory(schema, resolve) : undefined }));
+  const declared = new Map(properties.map((property, index) => [property.name, index]));
+  const fillable = properties.filter((property) => property.absent !== undefined);
+  const additional = node['additionalProperties'];
+  const closed = additional === false;
+  const extraShaper = isPlainObject(additional) ? lazyShaper(additional as SchemaNode, resolve) : undefined;
+
+  /**
+   * True when shaping would give `value` back unchanged: declared keys in declaration order before any extra, every
+   * member already shaped, no extra a closed model drops, no required field to fill. Allocates nothing and stops at
+   * the first difference: a value the gateway already fitted (a replayed event, a stored row) passes as it is.
+   */
+  const alreadyShaped = (value: Record<string, unknown>, depth: number): boolean => {
+    let lastDeclared = -1;
+    let inExtras = false;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      const item = value[key];
+      const index = declared.get(key);
+      if (index !== undefined) {
+        if (inExtras || index < lastDeclared) return false;
+        lastDeclared = index;
+        if (member((properties[index] as PropertyPlan).shaper, item, depth + 1) !== item) return false;
+        continue;
+      }
+      if (closed) return false;
+      inExtras = true;
+      if (extraShaper && member(extraShaper, item, depth + 1) !== item) return false;
+    }
+    for (const property of fillable) if (!Object.hasOwn(value, property.name)) return false;
+    return true;
+  };
+
+  return (value, depth) => {
+    if (alreadyShaped(value, depth)) return value;
+    const shaped: Record<string, unknown> = {};
+    // Declaration order first, as Pydantic serialises a model; then the extras an open model keeps.
+    for (const property of properties) {
+      if (Object.hasOwn(value, property.name)) shaped[property.name] = member(property.shaper, value[property.name], depth + 1);
+      else if (property.absent) shaped[property.name] = property.absent(depth);
+    }
+    if (closed) return shaped;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key) || declared.has(key)) continue;
+      shaped[key] = extraShaper ? member(extraShaper, value[key], depth + 1) : value[key];
+    }
+    return shaped;
+  };
 }
+
+/** The array itself when every item comes out of shaping unchanged, else a shaped copy. */
+function compileItems(schema: SchemaNode, resolve: Resolve): (items: unknown[], depth: number) => unknown[] {
+  const item = lazyShaper(schema, resolve);
+  return (items, depth) => {
+    let index = 0;
+    while (index < items.length && member(item, items[index], depth + 1) === items[index]) index += 1;
+    return index === items.length ? items : items.map((each) => member(item, each, depth + 1));
+  };
+}
+
+const inertNodes = new WeakMap<Resolve, WeakMap<SchemaObject, boolean>>();
 
 /**
- * True when shaping `value` would give it back unchanged: declared keys in declaration order before any extra, every
- * member already shaped, no extra a closed model drops, no required field to fill. Allocates nothing, stops at the
- * first difference: a value the gateway already fitted (a replayed event, a stored row) is passed on as it is.
+ * True when shaping can change no value at all: no declared property (whose order, absence or closing could
+ * change a value), nothing closed, and only such schemas below. A free-form payload (`dict[str, Any]`, a JSON value)
+ * is one: shaping it then costs no walk. A schema reaching itself is assumed inert while it is examined.
  */
-function alreadyShaped(value: Record<string, unknown>, plan: ObjectPlan, resolve: Resolve, depth: number): boolean {
-  let lastDeclared = -1;
-  let inExtras = false;
-  for (const key in value) {
-    if (!Object.hasOwn(value, key)) continue;
-    const item = value[key];
-    const index = plan.declared.get(key);
-    if (index !== undefined) {
-      if (inExtras || index < lastDeclared) return false;
-      lastDeclared = index;
-      if (shape(item, (plan.properties[index] as readonly [string, SchemaNode])[1], resolve, depth + 1) !== item) return false;
-      continue;
-    }
-    if (plan.additional === false) return false;
-    inExtras = true;
-    if (isPlainObject(plan.additional) && shape(item, plan.additional as SchemaNode, resolve, depth + 1) !== item) return false;
+function inert(raw: SchemaNode, resolve: Resolve, visiting: Set<SchemaObject> = new Set()): boolean {
+  const node = deref(raw, resolve);
+  if (typeof node === 'boolean') return true;
+  let known = inertNodes.get(resolve);
+  if (!known) inertNodes.set(resolve, (known = new WeakMap()));
+  const memo = known.get(node);
+  if (memo !== undefined) return memo;
+  if (visiting.has(node)) return true;
+  visiting.add(node);
+  const below = (child: unknown): boolean => inert(child as SchemaNode, resolve, visiting);
+  let result: boolean;
+  const branches = Array.isArray(node['anyOf']) ? node['anyOf'] : Array.isArray(node['oneOf']) ? node['oneOf'] : undefined;
+  if (branches) result = branches.every(below);
+  else if (Array.isArray(node['allOf'])) result = node['allOf'].every(below);
+  else {
+    const properties = node['properties'];
+    const additional = node['additionalProperties'];
+    const items = node['items'];
+    result =
+      !(isPlainObject(properties) && Object.keys(properties).length > 0) &&
+      additional !== false &&
+      (!isPlainObject(additional) || below(additional)) &&
+      (items === undefined || Array.isArray(items) || below(items));
   }
-  for (const name of plan.required) {
-    if (Object.hasOwn(value, name)) continue;
-    const index = plan.declared.get(name);
-    if (index !== undefined && absentValue((plan.properties[index] as readonly [string, SchemaNode])[1], resolve, depth) !== undefined) return false;
-  }
-  return true;
+  visiting.delete(node);
+  // A false answer never rests on an assumption; a true one is final only where no assumption was open.
+  if (!result || visiting.size === 0) known.set(node, result);
+  return result;
 }
 
-function shapeObject(value: Record<string, unknown>, node: SchemaObject, resolve: Resolve, depth: number): Record<string, unknown> {
-  const plan = objectPlan(node);
-  if (alreadyShaped(value, plan, resolve, depth)) return value;
-  const { properties, declared, required, additional } = plan;
-  const shaped: Record<string, unknown> = {};
-  // Declaration order first, as Pydantic serialises a model; then the extras an open model keeps.
-  for (const [name, schema] of properties) {
-    if (Object.hasOwn(value, name)) shaped[name] = shape(value[name], schema, resolve, depth + 1);
-    else if (required.has(name)) {
-      const absent = absentValue(schema, resolve, depth);
-      if (absent !== undefined) shaped[name] = absent;
-    }
+function compile(node: SchemaNode, resolve: Resolve): Shaper {
+  if (typeof node === 'boolean' || inert(node, resolve)) return identity;
+  for (const combinator of ['anyOf', 'oneOf'] as const) {
+    const branches = node[combinator];
+    if (!Array.isArray(branches)) continue;
+    return (value, depth) => {
+      if (!isContainer(value) || depth > MAX_DEPTH) return value;
+      const branch = pickBranch(value, branches as SchemaNode[], resolve);
+      return branch === undefined ? value : shaperOf(branch, resolve)(value, depth + 1);
+    };
   }
-  if (additional === false) return shaped;
-  for (const key in value) {
-    if (!Object.hasOwn(value, key) || declared.has(key)) continue;
-    shaped[key] = isPlainObject(additional) ? shape(value[key], additional as SchemaNode, resolve, depth + 1) : value[key];
+  if (Array.isArray(node['allOf'])) {
+    const parts = (node['allOf'] as SchemaNode[]).map((part) => lazyShaper(part, resolve));
+    return (value, depth) => {
+      if (!isContainer(value) || depth > MAX_DEPTH) return value;
+      let current = value;
+      for (const part of parts) current = part(current, depth + 1);
+      return current;
+    };
   }
-  return shaped;
+  const object = 'properties' in node || 'additionalProperties' in node || node['type'] === 'object' ? compileObject(node, resolve) : undefined;
+  const items = node['items'] !== undefined && !Array.isArray(node['items']) ? compileItems(node['items'] as SchemaNode, resolve) : undefined;
+  if (!object && !items) return identity;
+  return (value, depth) => {
+    if (!isContainer(value) || depth > MAX_DEPTH) return value;
+    if (Array.isArray(value)) return items ? items(value, depth) : value;
+    return object ? object(value as Record<string, unknown>, depth) : value;
+  };
 }
 
 /**
@@ -111,25 +215,6 @@ function shapeObject(value: Record<string, unknown>, node: SchemaObject, resolve
  * both a narrow document (few required fields) and the full one (every serialised field required).
  */
 export function shape(value: unknown, raw: SchemaNode, resolve: Resolve, depth = 0): unknown {
-  // Only objects and arrays are ever changed: a scalar comes out as it went in, whatever the schema says.
-  if (typeof value !== 'object' || value === null || depth > MAX_DEPTH) return value;
-  const node = deref(raw, resolve);
-  if (typeof node === 'boolean') return value;
-  for (const combinator of ['anyOf', 'oneOf'] as const) {
-    const branches = node[combinator];
-    if (!Array.isArray(branches)) continue;
-    const branch = pickBranch(value, branches as SchemaNode[], resolve);
-    return branch === undefined ? value : shape(value, branch, resolve, depth + 1);
-  }
-  if (Array.isArray(node['allOf'])) return (node['allOf'] as SchemaNode[]).reduce<unknown>((current, part) => shape(current, part, resolve, depth + 1), value);
-  if (isPlainObject(value) && ('properties' in node || 'additionalProperties' in node || node['type'] === 'object')) return shapeObject(value, node, resolve, depth);
-  if (Array.isArray(value) && node['items'] !== undefined && !Array.isArray(node['items'])) return shapeItems(value, node['items'] as SchemaNode, resolve, depth);
-  return value;
-}
-
-/** The array itself when every item comes out of shaping unchanged, else a shaped copy. */
-function shapeItems(items: unknown[], schema: SchemaNode, resolve: Resolve, depth: number): unknown[] {
-  let index = 0;
-  while (index < items.length && shape(items[index], schema, resolve, depth + 1) === items[index]) index += 1;
-  return index === items.length ? items : items.map((item) => shape(item, schema, resolve, depth + 1));
+  if (!isContainer(value) || depth > MAX_DEPTH) return value;
+  return shaperOf(raw, resolve)(value, depth);
 }
