@@ -192,7 +192,7 @@ function compile(node: SchemaNode, resolve: Resolve): Shaper {
     const parts = (node['allOf'] as SchemaNode[]).map((part) => lazyShaper(part, resolve));
     return (value, depth) => {
       if (!isContainer(value) || depth > MAX_DEPTH) return value;
-      let current = value;
+      let current: unknown = value;
       for (const part of parts) current = part(current, depth + 1);
       return current;
     };
