@@ -98,7 +98,10 @@ export class SessionStore {
 
   /** Numbers a transcript row (row ids are unique across the store). */
   message(message: Omit<StoredMessage, 'row_id'>): StoredMessage {
-    return { ...message, row_id: this.nextRowId++ };
+    // Fields named, no spread: a spread-then-extended literal gets a hidden class of its own, one per stored message.
+    const row_id = this.nextRowId++;
+    const { role, text, timestamp, display_kind } = message;
+    return display_kind === undefined ? { role, text, timestamp, row_id } : { role, text, timestamp, display_kind, row_id };
   }
 
   append(row: StoredRow, ...messages: StoredMessage[]): void {

@@ -13,8 +13,9 @@ export function replayHandlers({ replay, epoch, serverRequests }: ReplayDeps): H
   return {
     // Works for any runtime id, live or not: a reaped or closed session's ring stays readable for the epoch.
     'session.events.since': (params) => {
-      const slice = replay.since(str(params['session_id']) ?? '', int(params['last_seen']) ?? 0);
-      return { ...slice, epoch: epoch.value, open_requests: serverRequests.openFor(str(params['session_id']) ?? '') };
+      const sessionId = str(params['session_id']) ?? '';
+      const { events, latest_seq, truncated, count } = replay.since(sessionId, int(params['last_seen']) ?? 0);
+      return { events, latest_seq, truncated, count, epoch: epoch.value, open_requests: serverRequests.openFor(sessionId) };
     },
 
     'session.events.stats': () => replay.stats(),
