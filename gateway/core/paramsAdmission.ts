@@ -33,6 +33,22 @@ interface Slot {
   readonly prefix: readonly string[];
 }
 
+const prefixesOf = new WeakMap<MethodContract, ReadonlyArray<readonly string[]>>();
+const declaredOf = new WeakMap<MethodContract, ReadonlySet<string>>();
+
+/** Each by-name descriptor's path prefix, `[name]`, made once per method. */
+function byNamePrefixes(method: MethodContract): ReadonlyArray<readonly string[]> {
+  let prefixes = prefixesOf.get(method);
+  if (!prefixes) prefixesOf.set(method, (prefixes = method.params.map((descriptor) => [descriptor.name])));
+  return prefixes;
+}
+
+function declaredNames(method: MethodContract): ReadonlySet<string> {
+  let names = declaredOf.get(method);
+  if (!names) declaredOf.set(method, (names = new Set(method.params.map((descriptor) => descriptor.name))));
+  return names;
+}
+
 export class ParamsAdmission {
   constructor(
     private readonly contracts: ContractSet,
@@ -101,11 +117,13 @@ export class ParamsAdmission {
     }
     const object = raw === undefined || (raw === null && method.document.profile === 'hermes') ? {} : raw;
     if (!isPlainObject(object)) return notA('dictionary');
-    const slots = method.params.map((descriptor) => ({
-      descriptor,
-      value: Object.hasOwn(object, descriptor.name) ? object[descriptor.name] : undefined,
-      prefix: [descriptor.name],
-    }));
+    // Only the members sent and the required ones have anything to check: an absent optional field is skipped.
+    const slots: Slot[] = [];
+    const prefixes = byNamePrefixes(method);
+    method.params.forEach((descriptor, index) => {
+      const value = Object.hasOwn(object, descriptor.name) ? object[descriptor.name] : undefined;
+      if (value !== undefined || descriptor.required) slots.push({ descriptor, value, prefix: prefixes[index] as readonly string[] });
+    });
     return { slots, params: object };
   }
 
@@ -115,8 +133,9 @@ export class ParamsAdmission {
    */
   private undeclaredMember(method: MethodContract, params: Record<string, unknown>): string | undefined {
     if (method.shape !== 'by-name' || method.document.profile !== 'hermes') return undefined;
-    const declared = new Set(method.params.map((descriptor) => descriptor.name));
-    return Object.keys(params).find((key) => !declared.has(key));
+    const declared = declaredNames(method);
+    for (const key in params) if (Object.hasOwn(params, key) && !declared.has(key)) return key;
+    return undefined;
   }
 
   private extraKeyError(method: MethodContract, path: readonly string[]): WireError {

@@ -79,6 +79,7 @@ export class SessionHooks {
 
   /** Fires `session_pre_init` and resolves with the model and options the session is to use. */
   async preInit(sessionId: string, request: InitRequest): Promise<{ modelId: string; modelOptions: Record<string, unknown> | null }> {
+    if (!this.wanted('session_pre_init')) return { modelId: request.modelId, modelOptions: request.modelOptions === null ? null : { ...request.modelOptions } };
     const payload: HookPayloads['session_pre_init'] = {
       hook: 'session_pre_init',
       session_id: sessionId,
@@ -94,6 +95,7 @@ export class SessionHooks {
 
   /** Fires `session_post_init`; undefined when it is already done (no handler to wait for). */
   postInit(session: LiveSession): Promise<unknown> | undefined {
+    if (!this.wanted('session_post_init')) return undefined;
     const payload: HookPayloads['session_post_init'] = {
       hook: 'session_post_init',
       session_id: session.id,
@@ -107,12 +109,15 @@ export class SessionHooks {
 
   /** Fires `session_reset` with the context as it is now (the caller empties it afterwards). */
   async reset(session: LiveSession): Promise<void> {
+    if (!this.wanted('session_reset')) return;
     await this.fire({ hook: 'session_reset', session_id: session.id, timestamp: this.timestamp(), previous_context: this.contextOf(session) });
   }
 
   /** Fires `session_cleanup` once per session; the returned promise settles when the awaited handlers are done. */
   cleanup(session: LiveSession, reason: SessionCloseReason): Promise<void> {
-    session.cleanup ??= Promise.resolve(
+    if (session.cleanup) return session.cleanup;
+    if (!this.wanted('session_cleanup')) return (session.cleanup = Promise.resolve());
+    session.cleanup = Promise.resolve(
       this.fire({
         hook: 'session_cleanup',
         session_id: session.id,
@@ -138,6 +143,17 @@ export class SessionHooks {
   contextOf(session: LiveSession): ContextSnapshot {
     const history = historyOf(this.deps.store, session);
     return { type: CONTEXT_TYPE, turns: history.filter((message) => message.role === 'user').length, last_role: history.at(-1)?.role ?? null };
+  }
+
+  /**
+   * Whether anything would see `hook` now: a plugin's handler, or an observer that asked for it. A hook nothing sees
+   * has no payload to build (its timestamp and the context walk are a noticeable part of a create otherwise).
+   */
+  private wanted(hook: HookName): boolean {
+    if (this.bus.has(hook)) return true;
+    if (!this.deps.served) return false;
+    for (const [connection, hooks] of this.observers) if (connection.open && hooks.has(hook)) return true;
+    return false;
   }
 
   /** Runs the handlers (when the hook has any), then publishes the effective payload; undefined when all is done now. */
