@@ -92,16 +92,20 @@ function compileObject(node: SchemaObject, resolve: Resolve): (value: Record<str
    * member already shaped, no extra a closed model drops, no required field to fill. Allocates nothing and stops at
    * the first difference: a value the gateway already fitted (a replayed event, a stored row) passes as it is.
    */
+  const names = properties.map((property) => property.name);
   const alreadyShaped = (value: Record<string, unknown>, depth: number): boolean => {
     let lastDeclared = -1;
     let inExtras = false;
+    let seen = 0;
     for (const key in value) {
       if (!Object.hasOwn(value, key)) continue;
       const item = value[key];
-      const index = declared.get(key);
+      // Keys mostly come in declaration order: the next declared name is tried before the map.
+      const index = names[lastDeclared + 1] === key ? lastDeclared + 1 : declared.get(key);
       if (index !== undefined) {
         if (inExtras || index < lastDeclared) return false;
         lastDeclared = index;
+        seen += 1;
         if (member((properties[index] as PropertyPlan).shaper, item, depth + 1) !== item) return false;
         continue;
       }
@@ -109,18 +113,16 @@ function compileObject(node: SchemaObject, resolve: Resolve): (value: Record<str
       inExtras = true;
       if (extraShaper && member(extraShaper, item, depth + 1) !== item) return false;
     }
+    if (seen === properties.length) return true;
     for (const property of fillable) if (!Object.hasOwn(value, property.name)) return false;
     return true;
   };
+  const build = declaredPartBuilder(properties);
 
   return (value, depth) => {
     if (alreadyShaped(value, depth)) return value;
-    const shaped: Record<string, unknown> = {};
     // Declaration order first, as Pydantic serialises a model; then the extras an open model keeps.
-    for (const property of properties) {
-      if (Object.hasOwn(value, property.name)) shaped[property.name] = member(property.shaper, value[property.name], depth + 1);
-      else if (property.absent) shaped[property.name] = property.absent(depth);
-    }
+    const shaped = build(value, depth);
     if (closed) return shaped;
     for (const key in value) {
       if (!Object.hasOwn(value, key) || declared.has(key)) continue;
@@ -128,6 +130,39 @@ function compileObject(node: SchemaObject, resolve: Resolve): (value: Record<str
     }
     return shaped;
   };
+}
+
+type DeclaredPartBuilder = (value: Record<string, unknown>, depth: number) => Record<string, unknown>;
+
+/**
+ * Builds the declared part of a shaped object: each declared member sent, shaped, or the absent value of a required
+ * one, in declaration order. Generated as straight-line code with one literal store per property: V8 turns an object
+ * grown through a loop of computed-key stores into a hash-table (dictionary) object past a dozen properties, which
+ * then costs several times more to validate, walk and serialise. Property names are embedded as JSON string literals.
+ */
+function declaredPartBuilder(properties: readonly PropertyPlan[]): DeclaredPartBuilder {
+  // A `__proto__` store would set the prototype: such a model keeps the loop (it is never on a hot path).
+  if (properties.some((property) => property.name === '__proto__')) {
+    return (value, depth) => {
+      const shaped: Record<string, unknown> = {};
+      for (const property of properties) {
+        if (Object.hasOwn(value, property.name)) shaped[property.name] = member(property.shaper, value[property.name], depth + 1);
+        else if (property.absent) shaped[property.name] = property.absent(depth);
+      }
+      return shaped;
+    };
+  }
+  const lines = properties.map((property, index) => {
+    const name = JSON.stringify(property.name);
+    const sent = `if (hasOwn(value, ${name})) shaped[${name}] = member(plans[${index}].shaper, value[${name}], depth + 1);`;
+    return property.absent ? `${sent} else shaped[${name}] = plans[${index}].absent(depth);` : sent;
+  });
+  const factory = new Function('plans', 'member', 'hasOwn', `return function build(value, depth) {\n  const shaped = {};\n  ${lines.join('\n  ')}\n  return shaped;\n};`) as (
+    plans: readonly PropertyPlan[],
+    memberOf: typeof member,
+    hasOwn: typeof Object.hasOwn,
+  ) => DeclaredPartBuilder;
+  return factory(properties, member, Object.hasOwn);
 }
 
 /** The array itself when every item comes out of shaping unchanged, else a shaped copy. */
