@@ -39,10 +39,11 @@ export const GATEWAY_BUCKETS: readonly TimeBucket[] = [
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
+/** A profiled file as its source path: the benchmarks run the compiled `dist/…/x.js` of `…/x.ts`. */
 function relativePath(url: string): string | undefined {
   if (!url.startsWith('file://')) return undefined;
   const path = fileURLToPath(url);
-  return path.startsWith(REPO) && !path.includes('/node_modules/') ? path.slice(REPO.length).replace(/^dist\//, '') : undefined;
+  return path.startsWith(REPO) && !path.includes('/node_modules/') ? path.slice(REPO.length).replace(/^dist\//, '').replace(/\.js$/, '.ts') : undefined;
 }
 
 function bucketOf(path: string, buckets: readonly TimeBucket[]): string | undefined {
