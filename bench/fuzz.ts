@@ -7,10 +7,12 @@
  *   (same documents, seed 0, no build delay), so none inherits sessions another created;
  * - same methods: every method of the document;
  * - same calls: our engine runs first and judges N exchanges per method (valid, unknown-key and invalid
- *   phases); the bare loop replays every request our engine sent (its setup calls included, which our figure
- *   does not count: ours is exchanges judged per second, theirs requests answered per second), the same bytes
- *   but for the ids its own gateway issued, and waits for the events our engine waited for (bench/lib/bareLoop.ts
- *   says why); its row says whether every answer had the outcome our engine's had;
+ *   phases); the bare loop replays every request our engine sent (the binding setup calls included: without them
+ *   the judged calls would meet no live session), the same bytes but for the ids its own gateway issued, and waits
+ *   for the events our engine waited for (bench/lib/bareLoop.ts says why); its row says whether every answer had
+ *   the outcome our engine's had. Both rates count the same judged calls, so the ratio is the bare loop's time over
+ *   ours. (Earlier rounds counted the setup calls for the bare loop only, our judged calls against its requests:
+ *   that figure is still printed, as "judged/s over the bare loop's requests/s".)
  *   test-coverage's json-schema-faker rule makes min(N, 3) calls per method (BENCH_TEST_COVERAGE_CALLS): its
  *   cost is per call, so a few calls per method give its rate without a minute of waiting;
  * - sequential for all three, since test-coverage is: one call in flight at a time. Our engine opens one
@@ -79,7 +81,7 @@ async function withGateway<T>(path: string, body: (gateway: RunningGateway) => P
   }
 }
 
-export async function benchSubject(subject: Subject): Promise<{ rows: Row[]; vsTestCoverage: number; vsBare: number }> {
+export async function benchSubject(subject: Subject): Promise<{ rows: Row[]; vsTestCoverage: number; vsBare: number; vsBareRequests: number }> {
   const contract = loadContractSync(subject.path);
   const document = JSON.parse(readFileSync(subject.path, 'utf8')) as object;
   const methods = contract.methods.map((m) => m.name);
@@ -117,16 +119,20 @@ export async function benchSubject(subject: Subject): Promise<{ rows: Row[]; vsT
       note: `${peer.valid} valid, ${peer.errors} JSON-RPC errors${peer.errors === peer.calls ? ' (by-position arrays: every call rejected)' : ''}`,
     },
     {
+      // The same work as ours: every request our engine sent is replayed, so the rate is of the same judged calls.
       runner: `bare ws request/response loop (best of ${ROUNDS})`,
-      calls: bare.calls,
-      what: 'answered',
+      calls: ours.judged,
+      what: 'judged calls answered',
       elapsedMs: bare.elapsedMs,
-      note: `the requests our engine sent, replayed on ${bare.connections} connections (ours: ${ours.connections}); no checks; ${bare.mismatches === 0 ? 'every outcome as ours' : `${bare.mismatches} outcomes differ from ours`}`,
+      note: `all ${bare.calls} requests our engine sent (its ${ours.judged} judged calls and the ${bare.calls - ours.judged} binding setup calls they need), replayed on ${bare.connections} connections (ours: ${ours.connections}); no checks; ${bare.mismatches === 0 ? 'every outcome as ours' : `${bare.mismatches} outcomes differ from ours`}`,
     },
     { runner: `contract-gate engine, ${LANES} connections`, calls: lanes.judged, what: 'judged', elapsedMs: lanes.elapsedMs, note: `${LANES} method runs at once, one thread shared with the gateway` },
   ];
   const [oursRow, peerRow, bareRow] = rows as [Row, Row, Row, Row];
-  return { rows, vsTestCoverage: rate(oursRow) / rate(peerRow), vsBare: rate(oursRow) / rate(bareRow) };
+  // Earlier rounds divided our judged calls per second by the bare loop's requests per second, setup calls included
+  // for the bare loop only: kept as a reported figure, for comparison with those rounds.
+  const vsBareRequests = rate(oursRow) / ((bare.calls / bare.elapsedMs) * 1000);
+  return { rows, vsTestCoverage: rate(oursRow) / rate(peerRow), vsBare: rate(oursRow) / rate(bareRow), vsBareRequests };
 }
 
 function printTable(subject: Subject, methods: number, rows: Row[]): void {
@@ -143,11 +149,12 @@ const verdict = (value: number, target: number): string => (value >= target ? 'm
 
 async function main(): Promise<void> {
   for (const subject of SUBJECTS) {
-    const { rows, vsTestCoverage, vsBare } = await benchSubject(subject);
+    const { rows, vsTestCoverage, vsBare, vsBareRequests } = await benchSubject(subject);
     printTable(subject, loadContractSync(subject.path).methods.length, rows);
     process.stdout.write(
       `ours / test-coverage: ${vsTestCoverage.toFixed(1)}x (target >= ${TARGET_VS_TEST_COVERAGE}x, ${verdict(vsTestCoverage, TARGET_VS_TEST_COVERAGE)}); ` +
-        `ours / bare loop: ${(vsBare * 100).toFixed(0)}% (target >= ${TARGET_VS_BARE * 100}%, ${verdict(vsBare, TARGET_VS_BARE)})\n`,
+        `ours / bare loop: ${(vsBare * 100).toFixed(0)}% (target >= ${TARGET_VS_BARE * 100}%, ${verdict(vsBare, TARGET_VS_BARE)}); ` +
+        `judged/s over the bare loop's requests/s: ${(vsBareRequests * 100).toFixed(0)}%\n`,
     );
   }
 }

@@ -69,8 +69,9 @@ async function main(): Promise<void> {
     met: loss.lostEvents === 0 && loss.disorderedEvents === 0 && loss.failedCalls === 0,
   });
   for (const subject of SUBJECTS) {
-    const { vsBare, vsTestCoverage } = await benchSubject(subject);
-    lines.push({ measure: `engine / bare ws loop, calls checked per second, ${subject.label}`, value: `${(vsBare * 100).toFixed(0)}%`, goal: '≥ 60%', met: vsBare >= 0.6 });
+    const { vsBare, vsBareRequests, vsTestCoverage } = await benchSubject(subject);
+    lines.push({ measure: `engine / bare ws loop, calls checked per second, ${subject.label} (the same requests, setup calls included for both)`, value: `${(vsBare * 100).toFixed(0)}%`, goal: '≥ 60%', met: vsBare >= 0.6 });
+    lines.push({ measure: `engine judged calls per second / bare loop requests per second (setup calls counted for the bare loop only, as in earlier rounds), ${subject.label}`, value: `${(vsBareRequests * 100).toFixed(0)}%`, goal: 'reported', met: undefined });
     lines.push({ measure: `engine / @open-rpc/test-coverage, calls per second, ${subject.label}`, value: times(vsTestCoverage), goal: '≥ 10×', met: vsTestCoverage >= 10 });
   }
   lines.push(...(await defaultRun('contracts/hermes/session-lifecycle.openrpc.json', 20)));
