@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import * as fc from 'fast-check';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,4 +81,26 @@ test('secrets added later are redacted from then on', () => {
   transcript.addSecrets(['ticket-77']);
   transcript.record('>>', 'c1', 'a-token ticket-77 plain');
   expect(transcript.entries[0]?.text).toBe('*** *** plain');
+});
+
+/** The redaction as it reads in full: every pattern run on every text, no marker scans first. */
+function redactInFull(secrets: string[], text: string): string {
+  let out = text;
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
+    for (const form of new Set([secret, encodeURIComponent(secret)])) out = out.split(form).join('***');
+  }
+  return out.replace(/([?&](?:token|ticket|internal)=)[^&#\s"']+/gi, '$1***').replace(/(hermes-gateway-ticket\.)[^,\s"']+/g, '$1***');
+}
+
+test('redaction finds every credential parameter and ticket its patterns find, in any text', () => {
+  // Pieces that make near misses likely: names in any case, the Kelvin sign (it lower-cases to k), markers.
+  const piece = fc.constantFrom('token', 'TOKEN', 'ToKeN', 'ticket', 'TICKET', 'internal', 'Internal', 'to\u212Aen', 'tok', 'en', '?', '&', '=', '#', ' ', '"', 'x', 'é', '\u{1F600}', 'hermes-gateway-ticket.', 'sec ret', 'sec%20ret');
+  const text = fc.array(piece, { maxLength: 30 }).map((pieces) => pieces.join(''));
+  fc.assert(
+    fc.property(text, fc.boolean(), (value, withSecret) => {
+      const secrets = withSecret ? ['sec ret'] : [];
+      expect(new Redactor(secrets).redact(value)).toBe(redactInFull(secrets, value));
+    }),
+    { numRuns: 2_000 },
+  );
 });
