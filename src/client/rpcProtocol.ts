@@ -1,7 +1,7 @@
 import { type Exchange, type ExchangeFailure, type GatewayEventParams, isJsonObject, type RpcId } from '../../core/index.js';
 import { AnsweredRequests } from './answeredRequests.js';
 import { type Clock, systemClock } from './clock.js';
-import { clipText } from './clipText.js';
+import { clipText, MAX_KEPT_TEXT } from './clipText.js';
 import { EventLog } from './eventLog.js';
 import type { FlowSlot } from './flowControl.js';
 import { type PendingRequest, PendingRequests } from './pendingRequests.js';
@@ -50,6 +50,8 @@ export class RpcProtocol {
   private serials = 0;
   private closeInfo: CloseInfo | undefined;
   private transcribedEvents = 0;
+  /** The long frame being handled and its cut: the transcript and the exchange share one copy of it. */
+  private clipping: { text: string; kept: string } | undefined;
   private resolveClosed!: (info: CloseInfo) => void;
 
   constructor(
@@ -199,7 +201,7 @@ export class RpcProtocol {
   private settle(entry: PendingRequest, extra: Partial<Exchange>): void {
     if (!this.pending.delete(entry)) return;
     this.clock.clearTimeout(entry.timer);
-    const exchange = this.exchangeOf(entry, extra.responseText === undefined ? extra : { ...extra, responseText: clipText(extra.responseText) });
+    const exchange = this.exchangeOf(entry, extra.responseText === undefined ? extra : { ...extra, responseText: this.clip(extra.responseText) });
     this.answered.remember(exchange);
     this.transport.cancel?.(entry.serial);
     const code = exchange.failure?.code;
@@ -213,13 +215,28 @@ export class RpcProtocol {
       if (entry) this.settle(entry, { failure: { code: 'CONNECTION_CLOSED', message: `[CONNECTION_CLOSED] ${this.redactor.redact(frame.undelivered)}` } });
       return;
     }
-    if (entry) this.onReply(entry, frame.text);
-    else this.onFrame(frame.text);
+    try {
+      if (entry) this.onReply(entry, frame.text);
+      else this.onFrame(frame.text);
+    } finally {
+      this.clipping = undefined;
+    }
+  }
+
+  /** clipText, computed once per received frame. */
+  private clip(text: string): string {
+    if (text.length <= MAX_KEPT_TEXT) return text;
+    if (this.clipping?.text !== text) this.clipping = { text, kept: clipText(text) };
+    return this.clipping.kept;
+  }
+
+  private transcribeReceived(text: string): void {
+    this.transcript.record('<<', this.name, text, this.clip(text));
   }
 
   /** The transport says which request this answers (an HTTP POST's body): no correlation by id is needed. */
   private onReply(entry: PendingRequest, text: string): void {
-    this.transcript.record('<<', this.name, text);
+    this.transcribeReceived(text);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -240,13 +257,13 @@ export class RpcProtocol {
     try {
       frame = JSON.parse(text);
     } catch {
-      this.transcript.record('<<', this.name, text);
+      this.transcribeReceived(text);
       this.onStray(text, { failure: { code: 'UNPARSEABLE_FRAME', message: `[UNPARSEABLE_FRAME] the target answered with text that is not JSON: ${JSON.stringify(this.redactor.redact(text.slice(0, 120)))}` } });
       return;
     }
     const notification = isJsonObject(frame) && typeof frame['method'] === 'string' && !('id' in frame);
     // A flood of events must not push the exchanges out of the transcript.
-    if (!notification || ++this.transcribedEvents <= MAX_TRANSCRIBED_EVENTS) this.transcript.record('<<', this.name, text);
+    if (!notification || ++this.transcribedEvents <= MAX_TRANSCRIBED_EVENTS) this.transcribeReceived(text);
     if (!isJsonObject(frame)) {
       this.onStray(text, undefined);
       return;

@@ -3,9 +3,11 @@ import * as fc from 'fast-check';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { clipText, MAX_KEPT_TEXT } from '../../src/client/clipText.js';
 import { Redactor } from '../../src/client/redact.js';
 import { Transcript, type TranscriptDirection } from '../../src/client/transcript.js';
 import { fileTranscriptSink, type TranscriptSink } from '../../src/client/transcriptSink.js';
+import { protocolRig } from './helpers/protocolFakes.js';
 
 function memorySink(): TranscriptSink & { text: string; closed: boolean } {
   return {
@@ -103,4 +105,26 @@ test('redaction finds every credential parameter and ticket its patterns find, i
     }),
     { numRuns: 2_000 },
   );
+});
+
+test('a long received frame is cut once: its transcript entry and its exchange keep the same text', async () => {
+  const { protocol, transport, transcript } = protocolRig();
+  const call = protocol.call('m', {});
+  const long = JSON.stringify({ jsonrpc: '2.0', id: 'r1', result: 'x'.repeat(MAX_KEPT_TEXT + 10) });
+  transport.receive(long);
+  const exchange = await call;
+  expect(exchange.responseText).toBe(clipText(long));
+  expect(transcript.entries[1]?.text).toBe(clipText(long));
+  expect(transcript.entries[1]?.text).toBe(exchange.responseText);
+});
+
+test('a long received frame with a secret: the transcript keeps it redacted, the exchange keeps the answer as it came', async () => {
+  const { protocol, transport, transcript } = protocolRig({ secrets: ['tok-9'] });
+  const call = protocol.call('m', {});
+  const long = JSON.stringify({ jsonrpc: '2.0', id: 'r1', result: `tok-9 ${'x'.repeat(MAX_KEPT_TEXT)}` });
+  transport.receive(long);
+  const exchange = await call;
+  expect(exchange.responseText).toBe(clipText(long));
+  expect(transcript.entries[1]?.text).toBe(clipText(long.replace('tok-9', '***')));
+  expect(transcript.entries[1]?.text.startsWith('{"jsonrpc":"2.0","id":"r1","result":"*** xxx')).toBe(true);
 });
