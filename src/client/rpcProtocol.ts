@@ -158,6 +158,7 @@ export class RpcProtocol {
     return new Promise((resolve) => {
       const entry: PendingRequest = {
         id: request.id,
+        key: JSON.stringify(request.id),
         method: request.method,
         params: request.params,
         requestText: request.requestText,
@@ -170,7 +171,7 @@ export class RpcProtocol {
       entry.timer = this.clock.setTimeout(() => {
         this.settle(entry, { failure: { code: 'REQUEST_TIMEOUT', message: `[REQUEST_TIMEOUT] ${request.method} did not answer within ${timeoutMs} ms` } });
       }, timeoutMs);
-      this.answered.forget(request.id);
+      this.answered.forget(request.id, entry.key);
       this.pending.add(entry);
       this.send(request.requestText, entry.serial);
     });
@@ -202,7 +203,7 @@ export class RpcProtocol {
     if (!this.pending.delete(entry)) return;
     this.clock.clearTimeout(entry.timer);
     const exchange = this.exchangeOf(entry, extra.responseText === undefined ? extra : { ...extra, responseText: this.clip(extra.responseText) });
-    this.answered.remember(exchange);
+    this.answered.remember(exchange, entry.key);
     this.transport.cancel?.(entry.serial);
     const code = exchange.failure?.code;
     entry.slot?.release(code === 'REQUEST_TIMEOUT' ? 'timeout' : code === 'CONNECTION_CLOSED' ? 'closed' : 'answered');

@@ -1,5 +1,7 @@
 import { expect, test } from '@playwright/test';
-import { outcomeOf } from '../../core/index.js';
+import * as fc from 'fast-check';
+import { outcomeOf, type RpcId } from '../../core/index.js';
+import { type PendingRequest, PendingRequests } from '../../src/client/pendingRequests.js';
 import { MAX_STRAY_FRAMES } from '../../src/client/rpcClientOptions.js';
 import { protocolRig, settle } from './helpers/protocolFakes.js';
 
@@ -197,5 +199,30 @@ test('the transcript shows every frame both ways, notes redacted, and counts an 
       '<< [c1 +0ms] {"jsonrpc":"2.0","id":"r1","result":1}',
       '',
     ].join('\n'),
+  );
+});
+
+test('open requests sharing an id are found oldest first, whatever order they are added and settled in', () => {
+  const ids: RpcId[] = ['a', 'b', 1, '1', null];
+  const step = fc.oneof(fc.record({ add: fc.constantFrom(...ids) }), fc.record({ remove: fc.nat(40) }));
+  fc.assert(
+    fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
+      const pending = new PendingRequests();
+      const open: PendingRequest[] = [];
+      let serial = 0;
+      for (const s of steps) {
+        if ('add' in s) {
+          const request = { serial: ++serial, id: s.add, key: JSON.stringify(s.add), method: 'm', params: undefined, requestText: '', started: 0, timer: undefined, slot: undefined, resolve: () => undefined };
+          pending.add(request);
+          open.push(request);
+        } else if (open.length > 0) {
+          const [gone] = open.splice(s.remove % open.length, 1);
+          expect(pending.delete(gone as PendingRequest)).toBe(true);
+          expect(pending.delete(gone as PendingRequest)).toBe(false);
+        }
+        expect(pending.size).toBe(open.length);
+        for (const id of ids) expect(pending.exact(id)).toBe(open.find((r) => JSON.stringify(r.id) === JSON.stringify(id)));
+      }
+    }),
   );
 });
