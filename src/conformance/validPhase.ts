@@ -1,5 +1,5 @@
 import * as fc from 'fast-check';
-import { arbitraryFromSchema, UnsatisfiableSchemaError } from '../../fuzz/index.js';
+import { arbitraryFromSchema, type SchemaMemo, UnsatisfiableSchemaError } from '../../fuzz/index.js';
 import type { ContractMethod } from '../contracts/contractModel.js';
 import { jsonEqual, type JsonValue, type SchemaResolver } from '../../core/index.js';
 import type { SchemaCheck } from '../contracts/schemaValidators.js';
@@ -17,6 +17,8 @@ export interface ValidPhaseOptions {
   runs: number;
   timeLimitMs: number;
   bases: MethodBases;
+  /** Expansions shared with the other walks of this method run. */
+  memo?: SchemaMemo;
 }
 
 export interface ValidPhaseResult {
@@ -44,7 +46,7 @@ export async function runValidPhase(options: ValidPhaseOptions): Promise<ValidPh
   let arbitrary: fc.Arbitrary<JsonValue>;
   let examples: JsonValue[];
   try {
-    arbitrary = arbitraryFromSchema(options.method.paramsSchema, { resolver: options.resolver });
+    arbitrary = arbitraryFromSchema(options.method.paramsSchema, options.memo ? { resolver: options.resolver, memo: options.memo } : { resolver: options.resolver });
     examples = examplesFor(options);
   } catch (error) {
     if (!(error instanceof UnsatisfiableSchemaError)) throw error;
