@@ -201,8 +201,28 @@ export class RpcProtocol {
 
   private settle(entry: PendingRequest, extra: Partial<Exchange>): void {
     if (!this.pending.delete(entry)) return;
+    this.finish(entry, this.exchangeOf(entry, extra.responseText === undefined ? extra : { ...extra, responseText: this.clip(extra.responseText) }));
+  }
+
+  /** settle() for an answer matched by its id, the exchange built field by field (same fields, same order). */
+  private settleAnswer(entry: PendingRequest, response: Record<string, unknown>, text: string, correlation: 'exact' | 'loose'): void {
+    if (!this.pending.delete(entry)) return;
+    const exchange: Exchange = {
+      conn: this.name,
+      method: entry.method,
+      id: entry.id,
+      params: entry.params,
+      requestText: entry.requestText,
+      elapsedMs: this.clock.now() - entry.started,
+      correlation,
+      response,
+      responseText: this.clip(text),
+    };
+    this.finish(entry, exchange);
+  }
+
+  private finish(entry: PendingRequest, exchange: Exchange): void {
     this.clock.clearTimeout(entry.timer);
-    const exchange = this.exchangeOf(entry, extra.responseText === undefined ? extra : { ...extra, responseText: this.clip(extra.responseText) });
     this.answered.remember(exchange, entry.key);
     this.transport.cancel?.(entry.serial);
     const code = exchange.failure?.code;
@@ -286,12 +306,12 @@ export class RpcProtocol {
     const id = frame['id'];
     const exact = id === undefined ? undefined : this.pending.exact(id);
     if (exact) {
-      this.settle(exact, { response: frame, responseText: text, correlation: 'exact' });
+      this.settleAnswer(exact, frame, text, 'exact');
       return;
     }
     const loose = id === undefined || id === null ? undefined : this.pending.loose(id);
     if (loose) {
-      this.settle(loose, { response: frame, responseText: text, correlation: 'loose' });
+      this.settleAnswer(loose, frame, text, 'loose');
       return;
     }
     // A second answer, or one after the timeout: it belongs to that request, never to the one open now.

@@ -226,3 +226,20 @@ test('open requests sharing an id are found oldest first, whatever order they ar
     }),
   );
 });
+
+test('exchanges keep their fields in one order, however they were settled (reports serialise them as they are)', async () => {
+  const { protocol, transport, clock } = protocolRig({ idPrefix: '' });
+  const exact = protocol.call('m', { a: 1 });
+  const loose = protocol.call('m', {});
+  transport.receive({ jsonrpc: '2.0', id: '1', result: 1 });
+  transport.receive({ jsonrpc: '2.0', id: 2, result: 2 });
+  const sole = protocol.call('m', {});
+  transport.receive({ jsonrpc: '2.0', id: 'other', result: 3 });
+  const late = protocol.call('m', {}, { timeoutMs: 5 });
+  clock.advance(5);
+  const answered = ['conn', 'method', 'id', 'params', 'requestText', 'elapsedMs', 'correlation', 'response', 'responseText'];
+  expect(Object.keys(await exact)).toEqual(answered);
+  expect(Object.keys(await loose)).toEqual(answered);
+  expect(Object.keys(await sole)).toEqual(['conn', 'method', 'id', 'params', 'requestText', 'elapsedMs', 'correlation', 'responseText', 'response']);
+  expect(Object.keys(await late)).toEqual(['conn', 'method', 'id', 'params', 'requestText', 'elapsedMs', 'correlation', 'failure']);
+});
