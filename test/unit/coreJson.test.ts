@@ -142,3 +142,12 @@ test('editAt gives what a deep copy edited in place gives, and leaves the origin
     { numRuns: 1_000 },
   );
 });
+
+test('a pointer that does not resolve names the step where it stopped', () => {
+  const document = { a: { 'b/c': [10, { d: null }] } };
+  expect(resolvePointer(document, '/a/b~1c/1/d')).toEqual({ found: true, value: null });
+  expect(resolvePointer(document, '/a/x')).toEqual({ found: false, error: '/a/x: no member "x"' });
+  expect(resolvePointer(document, '/a/b~1c/2')).toEqual({ found: false, error: '/a/b~1c/2: no array item "2"' });
+  expect(resolvePointer(document, '/a/b~1c/1/d/e')).toEqual({ found: false, error: '/a/b~1c/1/d/e: "e" steps into a null' });
+  expect(formatPointer(['plain', 7, 'a~b/c'])).toBe('/plain/7/a~0b~1c');
+});
