@@ -86,6 +86,38 @@ export function editAt(root: JsonValue, path: JsonPath, edit: (current: JsonValu
   return copy;
 }
 
+/** A string the caller sends again and again, and its JSON text (`JSON.stringify(value)`), made once. */
+export interface KnownText {
+  value: string;
+  text: string;
+}
+
+/**
+ * `JSON.stringify(value)`, with the text of `known.value` taken as it was made once instead of escaped and
+ * copied anew wherever the value occurs (64 KiB strings cost a character-by-character escape scan each time).
+ * Anything but plain arrays and objects is left to `JSON.stringify`, so the text is the same in every case.
+ */
+export function jsonTextWith(value: unknown, known: KnownText): string | undefined {
+  if (value === known.value) return known.text;
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return JSON.stringify(value);
+  // Concatenated, not joined: a join copies the long texts into a new string at every level.
+  if (Array.isArray(value)) {
+    if (prototype !== Array.prototype) return JSON.stringify(value);
+    let text = '[';
+    for (let index = 0; index < value.length; index++) text += (index > 0 ? ',' : '') + (jsonTextWith(value[index], known) ?? 'null');
+    return text + ']';
+  }
+  if (prototype !== Object.prototype && prototype !== null) return JSON.stringify(value);
+  let text = '{';
+  for (const key of Object.keys(value)) {
+    const member = jsonTextWith((value as Record<string, unknown>)[key], known);
+    if (member !== undefined) text += (text.length > 1 ? ',' : '') + JSON.stringify(key) + ':' + member;
+  }
+  return text + '}';
+}
+
 /** Pydantic `loc` style: keys and indexes joined by dots ("messages.0.role"); the root is "". */
 export function dottedPath(path: JsonPath): string {
   return path.map(String).join('.');

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import * as fc from 'fast-check';
 import { canonicalJson, jsonEqual } from '../../core/canonicalJson.js';
-import { cloneJson, defineKey, editAt, isJsonObject, type JsonPath, type JsonValue, valueAt } from '../../core/json.js';
+import { cloneJson, defineKey, editAt, isJsonObject, jsonTextWith, type JsonPath, type JsonValue, valueAt } from '../../core/json.js';
 import { formatFragment, formatPointer, parseFragment, parsePointer, resolveFragment, resolveLocalRef, resolvePointer } from '../../core/jsonPointer.js';
 
 // RFC 6901 §5 and §6: the example document and every pointer the RFC lists, in both forms.
@@ -150,4 +150,19 @@ test('a pointer that does not resolve names the step where it stopped', () => {
   expect(resolvePointer(document, '/a/b~1c/2')).toEqual({ found: false, error: '/a/b~1c/2: no array item "2"' });
   expect(resolvePointer(document, '/a/b~1c/1/d/e')).toEqual({ found: false, error: '/a/b~1c/1/d/e: "e" steps into a null' });
   expect(formatPointer(['plain', 7, 'a~b/c'])).toBe('/plain/7/a~0b~1c');
+});
+
+test('jsonTextWith gives JSON.stringify\'s text for any value, the known string included wherever it occurs', () => {
+  const known = { value: 'k'.repeat(300), text: JSON.stringify('k'.repeat(300)) };
+  const odd = fc.constantFrom<unknown>(undefined, () => 1, Symbol('s'), Number.NaN, -0, Infinity, new Date(0), new String('boxed'), { toJSON: () => 'custom' }, [1, , 3], Object.create(null), known.value, 'k'.repeat(300), 'k'.repeat(299));
+  const value = fc.letrec<{ node: unknown }>((tie) => ({
+    node: fc.oneof(
+      { depthSize: 'small' },
+      fc.jsonValue({ maxDepth: 1 }),
+      odd,
+      fc.array(tie('node'), { maxLength: 4 }),
+      fc.dictionary(fc.constantFrom('a', '__proto__', 'constructor', '1', 'é'), tie('node'), { maxKeys: 4 }),
+    ),
+  })).node;
+  fc.assert(fc.property(value, (v) => expect(jsonTextWith(v, known)).toBe(JSON.stringify(v))), { numRuns: 3_000 });
 });

@@ -243,3 +243,14 @@ test('exchanges keep their fields in one order, however they were settled (repor
   expect(Object.keys(await sole)).toEqual(['conn', 'method', 'id', 'params', 'requestText', 'elapsedMs', 'correlation', 'responseText', 'response']);
   expect(Object.keys(await late)).toEqual(['conn', 'method', 'id', 'params', 'requestText', 'elapsedMs', 'correlation', 'failure']);
 });
+
+test('a request sent with its params text is the very text the protocol would have made', async () => {
+  const { protocol, transport } = protocolRig();
+  const params = { b: 'x'.repeat(70_000), a: [1, { c: null }], __proto__: 'kept' } as unknown as Record<string, unknown>;
+  void protocol.call('m.one', params, { paramsText: JSON.stringify(params) });
+  void protocol.call('m.one', params);
+  void protocol.call('m.two', undefined, { paramsText: 'ignored: there are no params' });
+  const [withText, without, none] = transport.sent.map((s) => s.text);
+  expect(withText?.replace('"id":"r1"', '"id":"r2"')).toBe(without);
+  expect(none).toBe('{"jsonrpc":"2.0","id":"r3","method":"m.two"}');
+});
