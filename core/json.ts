@@ -42,11 +42,35 @@ export function valueAt(root: JsonValue, path: JsonPath): JsonValue | undefined 
   return node;
 }
 
-/** A copy of `root` where the value at `path` is replaced by `edit(current)`; `undefined` from `edit` deletes the key or item. */
+/** A new array or object with the same items or keys (`__proto__` stays a plain key). */
+function shallowCopy(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) return value.slice();
+  if (isJsonObject(value)) return { ...value };
+  return value;
+}
+
+/**
+ * A copy of `root` where the value at `path` is replaced by `edit(current)`; `undefined` from `edit` deletes the
+ * key or item. Only the arrays and objects on the path are copied: the rest is shared with `root`, so neither
+ * may be changed in place afterwards, and `edit` must not change what it is given (it may return it in a new
+ * container). JSON values are treated as immutable throughout the harness, which makes this safe.
+ */
 export function editAt(root: JsonValue, path: JsonPath, edit: (current: JsonValue | undefined) => JsonValue | undefined): JsonValue {
-  const copy = cloneJson(root);
-  if (path.length === 0) return edit(copy) ?? null;
-  const parent = valueAt(copy, path.slice(0, -1));
+  if (path.length === 0) return edit(cloneJson(root)) ?? null;
+  const missing = (): Error => new Error(`editAt: path ${JSON.stringify(path)} does not exist in the value; pass a path produced by walking that value`);
+  const copy = shallowCopy(root);
+  let parent: JsonValue | undefined = copy;
+  for (let i = 0; i < path.length - 1; i++) {
+    const step = path[i] as string | number;
+    let child: JsonValue | undefined;
+    if (Array.isArray(parent) && typeof step === 'number') child = parent[step];
+    else if (isJsonObject(parent) && typeof step === 'string' && Object.hasOwn(parent, step)) child = parent[step];
+    if (child === undefined) throw missing();
+    const childCopy = shallowCopy(child);
+    if (Array.isArray(parent)) parent[step as number] = childCopy;
+    else defineKey(parent as Record<string, JsonValue>, step as string, childCopy);
+    parent = childCopy;
+  }
   const last = path[path.length - 1] as string | number;
   if (Array.isArray(parent) && typeof last === 'number') {
     const next = edit(parent[last]);
@@ -57,9 +81,41 @@ export function editAt(root: JsonValue, path: JsonPath, edit: (current: JsonValu
     if (next === undefined) delete parent[last];
     else defineKey(parent, last, next);
   } else {
-    throw new Error(`editAt: path ${JSON.stringify(path)} does not exist in the value; pass a path produced by walking that value`);
+    throw missing();
   }
   return copy;
+}
+
+/** A string the caller sends again and again, and its JSON text (`JSON.stringify(value)`), made once. */
+export interface KnownText {
+  value: string;
+  text: string;
+}
+
+/**
+ * `JSON.stringify(value)`, with the text of `known.value` taken as it was made once instead of escaped and
+ * copied anew wherever the value occurs (64 KiB strings cost a character-by-character escape scan each time).
+ * Anything but plain arrays and objects is left to `JSON.stringify`, so the text is the same in every case.
+ */
+export function jsonTextWith(value: unknown, known: KnownText): string | undefined {
+  if (value === known.value) return known.text;
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return JSON.stringify(value);
+  // Concatenated, not joined: a join copies the long texts into a new string at every level.
+  if (Array.isArray(value)) {
+    if (prototype !== Array.prototype) return JSON.stringify(value);
+    let text = '[';
+    for (let index = 0; index < value.length; index++) text += (index > 0 ? ',' : '') + (jsonTextWith(value[index], known) ?? 'null');
+    return text + ']';
+  }
+  if (prototype !== Object.prototype && prototype !== null) return JSON.stringify(value);
+  let text = '{';
+  for (const key of Object.keys(value)) {
+    const member = jsonTextWith((value as Record<string, unknown>)[key], known);
+    if (member !== undefined) text += (text.length > 1 ? ',' : '') + JSON.stringify(key) + ':' + member;
+  }
+  return text + '}';
 }
 
 /** Pydantic `loc` style: keys and indexes joined by dots ("messages.0.role"); the root is "". */

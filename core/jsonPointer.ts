@@ -10,7 +10,10 @@ export type PointerParse = { ok: true; tokens: string[] } | { ok: false; error: 
 export type PointerLookup = { found: true; value: unknown } | { found: false; error: string };
 
 export function escapeToken(token: string | number): string {
-  return String(token).replace(/~/g, '~0').replace(/\//g, '~1');
+  const text = String(token);
+  // Most tokens (keys, indexes) have neither character: no pattern needs to run over them.
+  if (!text.includes('~') && !text.includes('/')) return text;
+  return text.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 /** `["components", "schemas", "A/B"]` → `/components/schemas/A~1B`; the root is "". */
@@ -49,19 +52,23 @@ export function parseFragment(ref: string): PointerParse {
 
 const ARRAY_INDEX = /^(0|[1-9][0-9]*)$/;
 
+/** The pointer of the first `depth + 1` tokens, for failure messages (formatted only when one is made). */
+function pointerTo(tokens: readonly string[], depth: number): string {
+  return formatPointer(tokens.slice(0, depth + 1));
+}
+
 /** Follows tokens from `root`: own object members, array indexes without leading zeros ("-" never resolves). */
 export function lookupTokens(root: unknown, tokens: readonly string[]): PointerLookup {
   let node: unknown = root;
   for (const [depth, token] of tokens.entries()) {
-    const where = formatPointer(tokens.slice(0, depth + 1));
     if (Array.isArray(node)) {
-      if (!ARRAY_INDEX.test(token) || Number(token) >= node.length) return { found: false, error: `${where}: no array item ${JSON.stringify(token)}` };
+      if (!ARRAY_INDEX.test(token) || Number(token) >= node.length) return { found: false, error: `${pointerTo(tokens, depth)}: no array item ${JSON.stringify(token)}` };
       node = node[Number(token)];
     } else if (typeof node === 'object' && node !== null) {
-      if (!Object.hasOwn(node, token)) return { found: false, error: `${where}: no member ${JSON.stringify(token)}` };
+      if (!Object.hasOwn(node, token)) return { found: false, error: `${pointerTo(tokens, depth)}: no member ${JSON.stringify(token)}` };
       node = (node as Record<string, unknown>)[token];
     } else {
-      return { found: false, error: `${where}: ${JSON.stringify(token)} steps into a ${node === null ? 'null' : typeof node}` };
+      return { found: false, error: `${pointerTo(tokens, depth)}: ${JSON.stringify(token)} steps into a ${node === null ? 'null' : typeof node}` };
     }
   }
   return { found: true, value: node };

@@ -41,28 +41,43 @@ function merged(stackA: readonly string[], stackB: readonly string[], base: read
  * members included), `anyOf`/`oneOf` distributed. Contradictory combinations are dropped with a reason.
  */
 export function expandSchema(schema: JsonSchema, options: ExpandOptions, refStack: readonly string[] = []): Expansion {
-  return expand(schema, options, refStack, new Set());
+  return expand(schema, options, refStack, new Set(), { deepest: 0 });
 }
 
-function expand(schema: JsonSchema, options: ExpandOptions, refStack: readonly string[], local: ReadonlySet<string>): Expansion {
+/**
+ * The largest number of times a `$ref` was already on the stack when the expansion reached it: the expansion is
+ * the same for every `maxDepth` at or above it (no recursion bound was met on the way).
+ */
+interface DepthReached {
+  deepest: number;
+}
+
+/** {@link expandSchema}, and the deepest recursion it met (see {@link SchemaMemo}). */
+export function expandSchemaReaching(schema: JsonSchema, options: ExpandOptions, refStack: readonly string[]): { expansion: Expansion; deepest: number } {
+  const reached = { deepest: 0 };
+  const expansion = expand(schema, options, refStack, new Set(), reached);
+  return { expansion, deepest: reached.deepest };
+}
+
+function expand(schema: JsonSchema, options: ExpandOptions, refStack: readonly string[], local: ReadonlySet<string>, reached: DepthReached): Expansion {
   const result: Expansion = { alternatives: [], exhausted: false, dropped: [], exclusive: false };
   if (schema === false) return { ...result, dropped: ['the schema is `false`'] };
   if (schema === true) return { ...result, alternatives: [{ flat: emptyFlat(), refStack }] };
-  if (typeof schema.$ref === 'string') return expandRef(schema, schema.$ref, options, refStack, local);
+  if (typeof schema.$ref === 'string') return expandRef(schema, schema.$ref, options, refStack, local, reached);
   const factors: Expansion[] = [{ ...result, alternatives: [{ flat: flatOf(schema), refStack }] }];
-  for (const member of schema.allOf ?? []) factors.push(expand(member, options, refStack, local));
+  for (const member of schema.allOf ?? []) factors.push(expand(member, options, refStack, local, reached));
   if (schema['if'] !== undefined && (schema['then'] !== undefined || schema['else'] !== undefined)) {
     // if/then/else is the union of (if ∧ then) and (¬if ∧ else).
     const condition = schema['if'] as JsonSchema;
-    const taken = expand({ allOf: [condition, (schema['then'] as JsonSchema | undefined) ?? true] }, options, refStack, local);
-    const skipped = expand({ allOf: [{ not: condition }, (schema['else'] as JsonSchema | undefined) ?? true] }, options, refStack, local);
+    const taken = expand({ allOf: [condition, (schema['then'] as JsonSchema | undefined) ?? true] }, options, refStack, local, reached);
+    const skipped = expand({ allOf: [{ not: condition }, (schema['else'] as JsonSchema | undefined) ?? true] }, options, refStack, local, reached);
     factors.push({ alternatives: [...taken.alternatives, ...skipped.alternatives], exhausted: taken.exhausted || skipped.exhausted, dropped: [...taken.dropped, ...skipped.dropped], exclusive: taken.exclusive || skipped.exclusive });
   }
   for (const [keyword, branches] of [['anyOf', schema.anyOf], ['oneOf', schema.oneOf]] as const) {
     if (!branches) continue;
     const union: Expansion = { ...result, alternatives: [], dropped: [], exclusive: keyword === 'oneOf' && branches.length > 1 };
     for (const branch of branches) {
-      const part = expand(branch, options, refStack, local);
+      const part = expand(branch, options, refStack, local, reached);
       union.alternatives.push(...part.alternatives);
       union.exhausted ||= part.exhausted;
       union.exclusive ||= part.exclusive;
@@ -73,17 +88,19 @@ function expand(schema: JsonSchema, options: ExpandOptions, refStack: readonly s
   return product(factors, refStack);
 }
 
-function expandRef(node: JsonSchemaObject, ref: string, options: ExpandOptions, refStack: readonly string[], local: ReadonlySet<string>): Expansion {
+function expandRef(node: JsonSchemaObject, ref: string, options: ExpandOptions, refStack: readonly string[], local: ReadonlySet<string>, reached: DepthReached): Expansion {
   const empty: Expansion = { alternatives: [], exhausted: false, dropped: [], exclusive: false };
   if (local.has(ref)) return { ...empty, dropped: [`${ref} refers to itself without going through an object or array`] };
-  if (countOf(refStack, ref) > options.maxDepth) return { ...empty, exhausted: true };
+  const count = countOf(refStack, ref);
+  if (count > reached.deepest) reached.deepest = count;
+  if (count > options.maxDepth) return { ...empty, exhausted: true };
   const target = options.resolver.resolve(ref);
   if (target === undefined) return { ...empty, dropped: [`$ref "${ref}" does not resolve`] };
   const stack = [...refStack, ref];
   const inner = new Set(local).add(ref);
   const siblings = Object.fromEntries(Object.entries(node).filter(([key]) => key !== '$ref' && !ANNOTATIONS.has(key)));
-  if (Object.keys(siblings).length === 0) return expand(target, options, stack, inner);
-  return product([expand(target, options, stack, inner), expand(siblings as JsonSchemaObject, options, stack, inner)], refStack);
+  if (Object.keys(siblings).length === 0) return expand(target, options, stack, inner, reached);
+  return product([expand(target, options, stack, inner, reached), expand(siblings as JsonSchemaObject, options, stack, inner, reached)], refStack);
 }
 
 function product(factors: Expansion[], base: readonly string[]): Expansion {

@@ -152,8 +152,70 @@ const minOf = (a: number | undefined, b: number | undefined): number | undefined
 
 export type MergeResult = { flat: FlatSchema } | { never: string };
 
+/** True when `flat` constrains nothing (its `default` aside). */
+function isBlank(flat: FlatSchema): boolean {
+  return (
+    flat.types === undefined &&
+    flat.enum === undefined &&
+    !flat.fromConst &&
+    flat.minLength === undefined &&
+    flat.maxLength === undefined &&
+    flat.minimum === undefined &&
+    flat.maximum === undefined &&
+    flat.exclusiveMinimum === undefined &&
+    flat.exclusiveMaximum === undefined &&
+    flat.minItems === undefined &&
+    flat.maxItems === undefined &&
+    flat.minProperties === undefined &&
+    flat.maxProperties === undefined &&
+    flat.items === undefined &&
+    flat.additional === undefined &&
+    !flat.uniqueItems &&
+    flat.patterns.length === 0 &&
+    flat.formats.length === 0 &&
+    flat.multipleOf.length === 0 &&
+    flat.prefixItems.length === 0 &&
+    flat.not.length === 0 &&
+    flat.unsupported.length === 0 &&
+    flat.properties.size === 0 &&
+    flat.required.size === 0 &&
+    flat.forbidden.size === 0 &&
+    flat.patternProperties.size === 0
+  );
+}
+
+const distinct = (values: readonly unknown[]): boolean => values.length <= 1 || new Set(values).size === values.length;
+
+/**
+ * True when merging a blank flat schema with `flat` (on the right) gives `flat` back as it is: no enum value of a type it
+ * excludes, no declared property that is `false`, forbidden or matched by a pattern, no required key it cannot
+ * have, no repeated pattern, format, divisor or keyword. mergeFlatInFull would rewrite or refuse those.
+ */
+function mergesWithBlankUnchanged(flat: FlatSchema): boolean {
+  const types = flat.types;
+  if (types?.length === 0 || flat.enum?.length === 0) return false;
+  if (flat.enum && types && !flat.enum.every((v) => types.includes(jsonTypeOf(v)) || (jsonTypeOf(v) === 'integer' && types.includes('number')))) return false;
+  if (!distinct(flat.patterns) || !distinct(flat.formats) || !distinct(flat.multipleOf) || !distinct(flat.unsupported)) return false;
+  for (const [key, schema] of flat.properties) {
+    if (schema === false || flat.forbidden.has(key) || matchingPatterns(flat, key).length > 0) return false;
+  }
+  for (const key of flat.required) {
+    if (flat.forbidden.has(key) || (!flat.properties.has(key) && schemaForKey(flat, key) === false)) return false;
+  }
+  return true;
+}
+
 /** The conjunction of two flat schemas (the core of `allOf`), or the reason none exists. */
 export function mergeFlat(a: FlatSchema, b: FlatSchema): MergeResult {
+  // Every expansion starts from a blank schema, and a node with annotations only (a default) often meets its
+  // anyOf branches: the right side comes out as it is, the default taken as mergeFlatInFull takes it. (A blank
+  // right side is not the same case: the full merge drops a left `items: true` or `{}` property there.)
+  if (isBlank(a) && mergesWithBlankUnchanged(b)) return { flat: a.default === undefined ? b : { ...b, default: a.default } };
+  return mergeFlatInFull(a, b);
+}
+
+/** mergeFlat without its shortcut for a blank left side (exported for its tests). */
+export function mergeFlatInFull(a: FlatSchema, b: FlatSchema): MergeResult {
   const out = emptyFlat();
   out.types = intersectTypes(a.types, b.types);
   if (out.types?.length === 0) return { never: `no type satisfies both ${JSON.stringify(a.types)} and ${JSON.stringify(b.types)}` };

@@ -13,7 +13,7 @@ import type { WitnessMode } from './witnessLeaves.js';
  */
 export function arbitraryFromSchema(schema: JsonSchema, options: SchemaArbitraryOptions): fc.Arbitrary<JsonValue> {
   const resolved = resolveOptions(options);
-  const built = walkSchema(schema, arbitraryInterpreter(resolved), resolved.resolver);
+  const built = walkSchema(schema, arbitraryInterpreter(resolved), resolved.resolver, resolved.memo);
   if ('value' in built) return built.value;
   if (built.fail === 'exhausted') return fc.constant(minimalValue(schema, options)).map(cloneJson);
   throw new UnsatisfiableSchemaError(built.reasons);
@@ -43,5 +43,5 @@ export function allOptionalValue(schema: JsonSchema, options: SchemaArbitraryOpt
 
 function witness(schema: JsonSchema, options: ResolvedOptions, mode: WitnessMode): Walked<JsonValue> {
   const interpreter = witnessInterpreter(options, mode, (inner) => arbitraryFromSchema(inner, options));
-  return walkSchema(schema, interpreter, options.resolver);
+  return walkSchema(schema, interpreter, options.resolver, options.memo);
 }

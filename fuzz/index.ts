@@ -1,5 +1,6 @@
 export { allOptionalValue, arbitraryFromSchema, minimalValue } from './fromSchema.js';
 export { type SchemaArbitraryOptions, UnsatisfiableSchemaError } from './schemaOptions.js';
+export { SchemaMemo } from './schemaMemo.js';
 export { fakeFromSchema, type FakeOptions, type FakeResult } from './faker.js';
 export { DEFAULT_UNKNOWN_KEY, unknownKeyProbes, type KeyPolicy, type UnknownKeyOptions, type UnknownKeyProbe } from './unknownKeys.js';
 export { mutationsOf, type Mutation, type MutationKind, type MutationOptions } from './mutations.js';

@@ -1,5 +1,6 @@
 import type { SchemaResolver } from '../core/index.js';
 import { schemaCheckFor, type SchemaCheck } from './schemaCheck.js';
+import type { SchemaMemo } from './schemaMemo.js';
 
 export interface SchemaArbitraryOptions {
   resolver: SchemaResolver;
@@ -13,9 +14,11 @@ export interface SchemaArbitraryOptions {
   optional?: 'random' | 'all' | 'none';
   /** Add a few undeclared keys where `additionalProperties` is true, absent or a schema (default false). */
   extraKeys?: boolean;
+  /** Expansions shared by the walks of one method run (same resolver). */
+  memo?: SchemaMemo;
 }
 
-export type ResolvedOptions = Required<SchemaArbitraryOptions> & { check: SchemaCheck };
+export type ResolvedOptions = Required<Omit<SchemaArbitraryOptions, 'memo'>> & { memo: SchemaMemo | undefined; check: SchemaCheck };
 
 export function resolveOptions(options: SchemaArbitraryOptions): ResolvedOptions {
   return {
@@ -25,6 +28,7 @@ export function resolveOptions(options: SchemaArbitraryOptions): ResolvedOptions
     maxStringLength: options.maxStringLength ?? 12,
     optional: options.optional ?? 'random',
     extraKeys: options.extraKeys ?? false,
+    memo: options.memo,
     check: schemaCheckFor(options.resolver),
   };
 }

@@ -1,6 +1,7 @@
 import type { JsonSchema, JsonType, SchemaResolver } from '../core/index.js';
 import { expandSchema } from './expandSchema.js';
 import { type FlatSchema, isEmptySchema, schemaForKey } from './flatSchema.js';
+import type { SchemaMemo } from './schemaMemo.js';
 
 /** Why a schema produced nothing: `exhausted` when recursion was cut at `maxDepth` (a deeper bound may succeed), else `never`. */
 export interface Failure {
@@ -84,21 +85,24 @@ export interface SchemaInterpreter<T> {
   object(plan: ObjectPlan<T>): Walked<T>;
 }
 
-/** Walks `schema` with `interpreter`; `$ref`s are followed through `resolver`. */
-export function walkSchema<T>(schema: JsonSchema, interpreter: SchemaInterpreter<T>, resolver: SchemaResolver): Walked<T> {
-  return new SchemaWalker(interpreter, resolver).walk(schema, []);
+/** Walks `schema` with `interpreter`; `$ref`s are followed through `resolver`; `memo` keeps expansions for the other walks of a run. */
+export function walkSchema<T>(schema: JsonSchema, interpreter: SchemaInterpreter<T>, resolver: SchemaResolver, memo?: SchemaMemo): Walked<T> {
+  return new SchemaWalker(interpreter, resolver, memo?.resolver === resolver ? memo : undefined).walk(schema, []);
 }
 
 class SchemaWalker<T> {
   constructor(
     private readonly interpreter: SchemaInterpreter<T>,
     private readonly resolver: SchemaResolver,
+    private readonly memo: SchemaMemo | undefined,
   ) {}
 
   walk(schema: JsonSchema, refStack: readonly string[]): Walked<T> {
     const interpreter = this.interpreter;
     if (isEmptySchema(schema)) return { value: interpreter.anything() };
-    const expansion = expandSchema(schema, { resolver: this.resolver, maxDepth: interpreter.maxDepth }, refStack);
+    const expansion = this.memo
+      ? this.memo.expansion(schema, interpreter.maxDepth, refStack)
+      : expandSchema(schema, { resolver: this.resolver, maxDepth: interpreter.maxDepth }, refStack);
     const failures = new Failures(expansion.dropped, expansion.exhausted);
     const found: T[] = [];
     for (const alternative of expansion.alternatives) {

@@ -4,7 +4,8 @@ import { type BindingRules, type BindingStep, type MethodBinding, methodBindingO
 
 /** What the binder needs from a connection (the WebSocket client; HTTP targets have no events). */
 export interface RpcCaller {
-  call(method: string, params?: unknown, options?: { timeoutMs?: number }): Promise<Exchange>;
+  /** `paramsText` is `JSON.stringify(params)` when the caller has it; callers pass it on. */
+  call(method: string, params?: unknown, options?: { timeoutMs?: number; paramsText?: string }): Promise<Exchange>;
   waitForEvent?(filter: EventFilter, timeoutMs?: number): Promise<GatewayEventParams>;
 }
 

@@ -29,10 +29,10 @@ export class AnsweredRequests {
 
   constructor(private readonly max = 256) {}
 
-  remember(exchange: Exchange): void {
+  /** `key` is `JSON.stringify(exchange.id)`, when the caller has it. */
+  remember(exchange: Exchange, key = JSON.stringify(exchange.id)): void {
     // Servers answer unparseable frames with id null, so a null id never identifies one request.
     if (exchange.id === null) return;
-    const key = JSON.stringify(exchange.id);
     this.forgetKey(exchange.id, key);
     const text = String(exchange.id);
     const chars = exchange.requestText.length + (exchange.responseText?.length ?? 0);
@@ -45,9 +45,9 @@ export class AnsweredRequests {
     }
   }
 
-  /** A request id is about to be reused: answers for it belong to the new request. */
-  forget(id: RpcId): void {
-    if (this.byKey.size > 0) this.forgetKey(id, JSON.stringify(id));
+  /** A request id is about to be reused: answers for it belong to the new request. `key` is `JSON.stringify(id)`. */
+  forget(id: RpcId, key = JSON.stringify(id)): void {
+    if (this.byKey.size > 0) this.forgetKey(id, key);
   }
 
   private forgetKey(id: RpcId, key: string): void {

@@ -6,6 +6,8 @@ export interface PendingRequest {
   /** Identifies the request towards the transport (HTTP attributes a POST's body to it). */
   serial: number;
   id: RpcId;
+  /** `JSON.stringify(id)`: the id as a lookup key (same JSON value, same key). */
+  key: string;
   method: string;
   params: unknown;
   requestText: string;
@@ -19,7 +21,8 @@ export interface PendingRequest {
 /** The open requests of one connection, found by exact id (same JSON value) or loosely (same id as text). */
 export class PendingRequests {
   private readonly bySerial = new Map<number, PendingRequest>();
-  private readonly byKey = new Map<string, Set<number>>();
+  /** Open requests per id key, oldest first; a lone request is held as it is (ids are nearly always unique). */
+  private readonly byKey = new Map<string, PendingRequest | PendingRequest[]>();
 
   get size(): number {
     return this.bySerial.size;
@@ -27,18 +30,21 @@ export class PendingRequests {
 
   add(request: PendingRequest): void {
     this.bySerial.set(request.serial, request);
-    const key = JSON.stringify(request.id);
-    const serials = this.byKey.get(key) ?? new Set<number>();
-    serials.add(request.serial);
-    this.byKey.set(key, serials);
+    const held = this.byKey.get(request.key);
+    if (held === undefined) this.byKey.set(request.key, request);
+    else if (Array.isArray(held)) held.push(request);
+    else this.byKey.set(request.key, [held, request]);
   }
 
   delete(request: PendingRequest): boolean {
     if (!this.bySerial.delete(request.serial)) return false;
-    const key = JSON.stringify(request.id);
-    const serials = this.byKey.get(key);
-    serials?.delete(request.serial);
-    if (serials?.size === 0) this.byKey.delete(key);
+    const held = this.byKey.get(request.key);
+    if (held === request) this.byKey.delete(request.key);
+    else if (Array.isArray(held)) {
+      const rest = held.filter((other) => other !== request);
+      if (rest.length === 0) this.byKey.delete(request.key);
+      else this.byKey.set(request.key, rest.length === 1 ? (rest[0] as PendingRequest) : rest);
+    }
     return true;
   }
 
@@ -48,8 +54,8 @@ export class PendingRequests {
 
   /** The oldest open request with exactly this id. */
   exact(id: unknown): PendingRequest | undefined {
-    const [serial] = this.byKey.get(JSON.stringify(id)) ?? [];
-    return serial === undefined ? undefined : this.bySerial.get(serial);
+    const held = this.byKey.get(JSON.stringify(id));
+    return Array.isArray(held) ? held[0] : held;
   }
 
   /** The oldest open request whose id reads the same as text ("7" and 7). */

@@ -4,6 +4,24 @@ export const REDACTED = '***';
 const CREDENTIAL_PARAMETER = /([?&](?:token|ticket|internal)=)[^&#\s"']+/gi;
 const TICKET_SUBPROTOCOL = /(hermes-gateway-ticket\.)[^,\s"']+/g;
 const TICKET_PREFIX = 'hermes-gateway-ticket.';
+const CREDENTIAL_NAMES = ['token', 'ticket', 'internal'];
+
+/**
+ * False when CREDENTIAL_PARAMETER cannot match: no `=` has `?name` or `&name` right before it. Without the `u`
+ * flag the pattern's `i` folds ASCII letters only, which lower-casing covers (it may say true where the pattern
+ * then finds nothing). Fuzzed frames often hold an `=` somewhere; this costs a look at each, not a regex pass.
+ */
+function mayHoldCredentialParameter(text: string): boolean {
+  for (let at = text.indexOf('='); at >= 0; at = text.indexOf('=', at + 1)) {
+    for (const name of CREDENTIAL_NAMES) {
+      const start = at - name.length;
+      if (start < 1) continue;
+      const before = text.charCodeAt(start - 1);
+      if ((before === 0x3f || before === 0x26) && text.slice(start, at).toLowerCase() === name) return true;
+    }
+  }
+  return false;
+}
 
 export class Redactor {
   /** Each secret and its URL-encoded form when that differs, longest secret first. */
@@ -30,7 +48,7 @@ export class Redactor {
     for (const forms of this.forms) for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
     // Any token/ticket/internal query parameter or ticket-bearing subprotocol, even one we were not told about.
     // Frames are mostly long JSON without either marker: a scan for the marker is much cheaper than the pattern.
-    if (out.includes('=')) out = out.replace(CREDENTIAL_PARAMETER, `$1${REDACTED}`);
+    if (mayHoldCredentialParameter(out)) out = out.replace(CREDENTIAL_PARAMETER, `$1${REDACTED}`);
     if (out.includes(TICKET_PREFIX)) out = out.replace(TICKET_SUBPROTOCOL, `$1${REDACTED}`);
     return out;
   }

@@ -1,6 +1,7 @@
-import type { Exchange, GatewayEventParams, RpcId } from '../../core/index.js';
+import type { Exchange, GatewayEventParams } from '../../core/index.js';
 import type { EventFilter } from './eventLog.js';
 import type { RpcClient } from './rpcClient.js';
+import type { CallOptions } from './rpcProtocol.js';
 
 /**
  * A caller that opens a new connection when the target dropped the previous one, so one method that closes
@@ -31,13 +32,13 @@ export class ResilientCaller {
   }
 
   /** Like RpcClient.call, never rejects: a connection that cannot be opened again is recorded as the exchange's failure. */
-  call(method: string, params?: unknown, options: { id?: RpcId; timeoutMs?: number } = {}): Promise<Exchange> {
+  call(method: string, params?: unknown, options: CallOptions = {}): Promise<Exchange> {
     // The common case goes straight to the open client: calls are sequential, each extra await is latency.
     if (this.current?.isOpen) return this.current.call(method, params, options);
     return this.callOnNewConnection(method, params, options);
   }
 
-  private async callOnNewConnection(method: string, params: unknown, options: { id?: RpcId; timeoutMs?: number }): Promise<Exchange> {
+  private async callOnNewConnection(method: string, params: unknown, options: CallOptions): Promise<Exchange> {
     const started = Date.now();
     let client: RpcClient;
     try {

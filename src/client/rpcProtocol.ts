@@ -1,7 +1,7 @@
 import { type Exchange, type ExchangeFailure, type GatewayEventParams, isJsonObject, type RpcId } from '../../core/index.js';
 import { AnsweredRequests } from './answeredRequests.js';
 import { type Clock, systemClock } from './clock.js';
-import { clipText } from './clipText.js';
+import { clipText, MAX_KEPT_TEXT } from './clipText.js';
 import { EventLog } from './eventLog.js';
 import type { FlowSlot } from './flowControl.js';
 import { type PendingRequest, PendingRequests } from './pendingRequests.js';
@@ -26,6 +26,8 @@ export interface CloseInfo {
 export interface CallOptions {
   id?: RpcId;
   timeoutMs?: number;
+  /** `JSON.stringify(params)`, when the caller has it (made more cheaply than the request's own serialisation). */
+  paramsText?: string;
 }
 
 type Request = Pick<PendingRequest, 'id' | 'method' | 'params' | 'requestText'>;
@@ -50,6 +52,8 @@ export class RpcProtocol {
   private serials = 0;
   private closeInfo: CloseInfo | undefined;
   private transcribedEvents = 0;
+  /** The long frame being handled and its cut: the transcript and the exchange share one copy of it. */
+  private clipping: { text: string; kept: string } | undefined;
   private resolveClosed!: (info: CloseInfo) => void;
 
   constructor(
@@ -111,9 +115,16 @@ export class RpcProtocol {
   /** Sends a request and resolves with the exchange (never rejects: timeouts and closes are recorded as failures). */
   call(method: string, params?: unknown, options: CallOptions = {}): Promise<Exchange> {
     const id = options.id === undefined ? this.nextId() : options.id;
-    const frame: Record<string, unknown> = { jsonrpc: '2.0', id, method };
-    if (params !== undefined) frame['params'] = params;
-    const request: Request = { id, method, params, requestText: JSON.stringify(frame) };
+    let requestText: string;
+    if (params !== undefined && options.paramsText !== undefined) {
+      // The text JSON.stringify gives the frame below, its members in the same order.
+      requestText = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":${JSON.stringify(method)},"params":${options.paramsText}}`;
+    } else {
+      const frame: Record<string, unknown> = { jsonrpc: '2.0', id, method };
+      if (params !== undefined) frame['params'] = params;
+      requestText = JSON.stringify(frame);
+    }
+    const request: Request = { id, method, params, requestText };
     const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     const flow = this.options.flowControl;
     if (!this.isOpen) return Promise.resolve(this.notSent(request));
@@ -156,6 +167,7 @@ export class RpcProtocol {
     return new Promise((resolve) => {
       const entry: PendingRequest = {
         id: request.id,
+        key: JSON.stringify(request.id),
         method: request.method,
         params: request.params,
         requestText: request.requestText,
@@ -168,7 +180,7 @@ export class RpcProtocol {
       entry.timer = this.clock.setTimeout(() => {
         this.settle(entry, { failure: { code: 'REQUEST_TIMEOUT', message: `[REQUEST_TIMEOUT] ${request.method} did not answer within ${timeoutMs} ms` } });
       }, timeoutMs);
-      this.answered.forget(request.id);
+      this.answered.forget(request.id, entry.key);
       this.pending.add(entry);
       this.send(request.requestText, entry.serial);
     });
@@ -198,9 +210,29 @@ export class RpcProtocol {
 
   private settle(entry: PendingRequest, extra: Partial<Exchange>): void {
     if (!this.pending.delete(entry)) return;
+    this.finish(entry, this.exchangeOf(entry, extra.responseText === undefined ? extra : { ...extra, responseText: this.clip(extra.responseText) }));
+  }
+
+  /** settle() for an answer matched by its id, the exchange built field by field (same fields, same order). */
+  private settleAnswer(entry: PendingRequest, response: Record<string, unknown>, text: string, correlation: 'exact' | 'loose'): void {
+    if (!this.pending.delete(entry)) return;
+    const exchange: Exchange = {
+      conn: this.name,
+      method: entry.method,
+      id: entry.id,
+      params: entry.params,
+      requestText: entry.requestText,
+      elapsedMs: this.clock.now() - entry.started,
+      correlation,
+      response,
+      responseText: this.clip(text),
+    };
+    this.finish(entry, exchange);
+  }
+
+  private finish(entry: PendingRequest, exchange: Exchange): void {
     this.clock.clearTimeout(entry.timer);
-    const exchange = this.exchangeOf(entry, extra.responseText === undefined ? extra : { ...extra, responseText: clipText(extra.responseText) });
-    this.answered.remember(exchange);
+    this.answered.remember(exchange, entry.key);
     this.transport.cancel?.(entry.serial);
     const code = exchange.failure?.code;
     entry.slot?.release(code === 'REQUEST_TIMEOUT' ? 'timeout' : code === 'CONNECTION_CLOSED' ? 'closed' : 'answered');
@@ -213,13 +245,28 @@ export class RpcProtocol {
       if (entry) this.settle(entry, { failure: { code: 'CONNECTION_CLOSED', message: `[CONNECTION_CLOSED] ${this.redactor.redact(frame.undelivered)}` } });
       return;
     }
-    if (entry) this.onReply(entry, frame.text);
-    else this.onFrame(frame.text);
+    try {
+      if (entry) this.onReply(entry, frame.text);
+      else this.onFrame(frame.text);
+    } finally {
+      this.clipping = undefined;
+    }
+  }
+
+  /** clipText, computed once per received frame. */
+  private clip(text: string): string {
+    if (text.length <= MAX_KEPT_TEXT) return text;
+    if (this.clipping?.text !== text) this.clipping = { text, kept: clipText(text) };
+    return this.clipping.kept;
+  }
+
+  private transcribeReceived(text: string): void {
+    this.transcript.record('<<', this.name, text, this.clip(text));
   }
 
   /** The transport says which request this answers (an HTTP POST's body): no correlation by id is needed. */
   private onReply(entry: PendingRequest, text: string): void {
-    this.transcript.record('<<', this.name, text);
+    this.transcribeReceived(text);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -240,13 +287,13 @@ export class RpcProtocol {
     try {
       frame = JSON.parse(text);
     } catch {
-      this.transcript.record('<<', this.name, text);
+      this.transcribeReceived(text);
       this.onStray(text, { failure: { code: 'UNPARSEABLE_FRAME', message: `[UNPARSEABLE_FRAME] the target answered with text that is not JSON: ${JSON.stringify(this.redactor.redact(text.slice(0, 120)))}` } });
       return;
     }
     const notification = isJsonObject(frame) && typeof frame['method'] === 'string' && !('id' in frame);
     // A flood of events must not push the exchanges out of the transcript.
-    if (!notification || ++this.transcribedEvents <= MAX_TRANSCRIBED_EVENTS) this.transcript.record('<<', this.name, text);
+    if (!notification || ++this.transcribedEvents <= MAX_TRANSCRIBED_EVENTS) this.transcribeReceived(text);
     if (!isJsonObject(frame)) {
       this.onStray(text, undefined);
       return;
@@ -268,12 +315,12 @@ export class RpcProtocol {
     const id = frame['id'];
     const exact = id === undefined ? undefined : this.pending.exact(id);
     if (exact) {
-      this.settle(exact, { response: frame, responseText: text, correlation: 'exact' });
+      this.settleAnswer(exact, frame, text, 'exact');
       return;
     }
     const loose = id === undefined || id === null ? undefined : this.pending.loose(id);
     if (loose) {
-      this.settle(loose, { response: frame, responseText: text, correlation: 'loose' });
+      this.settleAnswer(loose, frame, text, 'loose');
       return;
     }
     // A second answer, or one after the timeout: it belongs to that request, never to the one open now.

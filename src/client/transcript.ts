@@ -55,11 +55,15 @@ export class Transcript {
     this.redactor.add(secrets);
   }
 
-  record(dir: TranscriptDirection, conn: string, text: string): void {
+  /**
+   * `clipped`, when the caller has it, is `clipText(text)`: a received frame with nothing to redact then shares
+   * the cut its exchange keeps instead of copying a second one.
+   */
+  record(dir: TranscriptDirection, conn: string, text: string, clipped?: string): void {
     if (this.truncated) return;
     // Only what the target sent can be huge; the harness's own requests are kept whole.
     const redacted = this.redactor.redact(text);
-    const kept = dir === '<<' ? clipText(redacted) : redacted;
+    const kept = dir !== '<<' ? redacted : redacted === text && clipped !== undefined ? clipped : clipText(redacted);
     this.chars += kept.length;
     this.count++;
     const entry = { dir, conn, at: this.now() - this.started, text: kept };

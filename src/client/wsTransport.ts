@@ -54,10 +54,19 @@ export class WebSocketTransport extends TransportEvents implements Transport {
       this.emitClose({ code, reason: reason.toString(), ...(this.localFault ? { localFault: this.localFault } : {}) });
     });
     this.opened = new Promise<void>((resolve, reject) => {
-      const fail = (message: string, error?: unknown): void => reject(new HarnessError('GATEWAY_UNREACHABLE', message, { cause: error }));
-      socket.once('open', () => resolve());
-      socket.once('error', (error) => fail(`cannot connect to ${shown}: ${options.redact(error.message)}; check that the gateway is running and the URL and token are right`, error));
-      socket.once('close', (code, reason) => fail(`${shown} closed the connection during the handshake (code ${code}${reason.length ? ` "${reason.toString()}"` : ''})${code === 4401 ? '; the token was refused: check --token-env' : ''}`));
+      let settled = false;
+      // After the handshake a close is no failure to open: no error is built for it (with its stack, per connection).
+      const fail = (message: () => string, error?: unknown): void => {
+        if (settled) return;
+        settled = true;
+        reject(new HarnessError('GATEWAY_UNREACHABLE', message(), { cause: error }));
+      };
+      socket.once('open', () => {
+        settled = true;
+        resolve();
+      });
+      socket.once('error', (error) => fail(() => `cannot connect to ${shown}: ${options.redact(error.message)}; check that the gateway is running and the URL and token are right`, error));
+      socket.once('close', (code, reason) => fail(() => `${shown} closed the connection during the handshake (code ${code}${reason.length ? ` "${reason.toString()}"` : ''})${code === 4401 ? '; the token was refused: check --token-env' : ''}`));
     });
   }
 

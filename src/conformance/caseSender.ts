@@ -1,6 +1,7 @@
 import type { Binder, RpcCaller } from '../binding/binder.js';
 import { type Exchange, HarnessError, type JsonValue } from '../../core/index.js';
 import type { ContractMethod } from '../contracts/contractModel.js';
+import { longStringParamsText } from './longStrings.js';
 import type { CaseRecord, Phase } from './methodRunTypes.js';
 
 /** A case that could not be sent because its live objects could not be created. */
@@ -42,11 +43,12 @@ export class CaseSender {
       return undefined;
     }
     const payload = options.transform ? options.transform(bound.payload) : bound.payload;
-    const exchange = await this.call(payload);
+    const exchange = await this.call(payload, options.transform ? undefined : longStringParamsText(generated, payload));
     return { phase, generated, payload, exchange, substitutions: bound.substitutions, ...(binder.setup.length > 0 && binder !== this.shared ? { setup: [...binder.setup] } : {}) };
   }
 
-  call(payload: JsonValue): Promise<Exchange> {
-    return this.caller.call(this.method.name, payload, { timeoutMs: this.requestTimeoutMs });
+  /** `paramsText`: `JSON.stringify(payload)`, when the sender has it. */
+  call(payload: JsonValue, paramsText?: string): Promise<Exchange> {
+    return this.caller.call(this.method.name, payload, paramsText === undefined ? { timeoutMs: this.requestTimeoutMs } : { timeoutMs: this.requestTimeoutMs, paramsText });
   }
 }

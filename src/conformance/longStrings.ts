@@ -1,9 +1,18 @@
 import type { SchemaCheck } from '../contracts/schemaValidators.js';
-import { isJsonObject, type JsonValue } from '../../core/index.js';
+import { isJsonObject, jsonTextWith, type JsonValue, type KnownText } from '../../core/index.js';
 
 export const LONG_STRING_LENGTH = 65_536;
 
 const LONG_STRING = 'x'.repeat(LONG_STRING_LENGTH);
+const LONG_TEXT: KnownText = { value: LONG_STRING, text: JSON.stringify(LONG_STRING) };
+
+/** The variants made here (objects and arrays), so that a sender knows which payloads hold long strings. */
+const variants = new WeakSet<object>();
+
+/** The params text of a payload bound from a long-string variant: the long strings' JSON text is made once. */
+export function longStringParamsText(generated: JsonValue, payload: JsonValue): string | undefined {
+  return typeof generated === 'object' && generated !== null && variants.has(generated) ? jsonTextWith(payload, LONG_TEXT) : undefined;
+}
 
 /** Replaces every string down to `maxDepth`; `changed.value` says whether any string was replaced. */
 function replaceStrings(value: JsonValue, depth: number, maxDepth: number, changed: { value: boolean }): JsonValue {
@@ -26,7 +35,10 @@ export function longStringVariant(value: JsonValue, validate: SchemaCheck): Json
   for (const maxDepth of [8, 1]) {
     const changed = { value: false };
     const variant = replaceStrings(value, 0, maxDepth, changed);
-    if (changed.value && validate(variant).length === 0) return variant;
+    if (changed.value && validate(variant).length === 0) {
+      if (typeof variant === 'object' && variant !== null) variants.add(variant);
+      return variant;
+    }
   }
   return undefined;
 }

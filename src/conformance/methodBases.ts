@@ -1,4 +1,4 @@
-import { allOptionalValue, minimalValue, UnsatisfiableSchemaError } from '../../fuzz/index.js';
+import { allOptionalValue, minimalValue, type SchemaMemo, UnsatisfiableSchemaError } from '../../fuzz/index.js';
 import type { ContractMethod } from '../contracts/contractModel.js';
 import { jsonEqual, type JsonValue, type SchemaResolver } from '../../core/index.js';
 
@@ -6,9 +6,10 @@ import { jsonEqual, type JsonValue, type SchemaResolver } from '../../core/index
 export type MethodBases = { minimal: JsonValue; full: JsonValue; unsatisfiable?: undefined } | { unsatisfiable: UnsatisfiableSchemaError };
 
 /** The smallest payload and the one with every optional key, computed once per method run for all three phases. */
-export function methodBases(method: ContractMethod, resolver: SchemaResolver): MethodBases {
+export function methodBases(method: ContractMethod, resolver: SchemaResolver, memo?: SchemaMemo): MethodBases {
   try {
-    return { minimal: minimalValue(method.paramsSchema, { resolver }), full: allOptionalValue(method.paramsSchema, { resolver }) };
+    const options = memo ? { resolver, memo } : { resolver };
+    return { minimal: minimalValue(method.paramsSchema, options), full: allOptionalValue(method.paramsSchema, options) };
   } catch (error) {
     if (error instanceof UnsatisfiableSchemaError) return { unsatisfiable: error };
     throw error;

@@ -2,6 +2,7 @@ import { Binder, type RpcCaller } from '../binding/binder.js';
 import type { BindingRules } from '../binding/bindingRules.js';
 import { withDeclaredErrors, type ContractProfile } from '../checks/profile.js';
 import { type Exchange, type JsonSchema, outcomeOf } from '../../core/index.js';
+import { SchemaMemo } from '../../fuzz/index.js';
 import type { Contract, ContractMethod } from '../contracts/contractModel.js';
 import type { SchemaCheck, SchemaValidators } from '../contracts/schemaValidators.js';
 import { CaseSender } from './caseSender.js';
@@ -53,8 +54,10 @@ export async function runMethod(options: RunMethodOptions): Promise<MethodRunRes
   const caller = new SilenceBreaker(options.caller, options.requestTimeoutMs);
   const sender = new CaseSender(method, caller, new Binder(options.rules, caller, options.requestTimeoutMs), options.requestTimeoutMs);
   const validateParams = lazyCheck(validators, method.paramsSchema);
-  const bases = methodBases(method, resolver);
-  const valid = await runValidPhase({ method, resolver, validateParams, sender, seed, runs: options.runs, timeLimitMs: options.timeLimitMs, bases });
+  // Made per run: the walks of this method share expansions, no other run sees them.
+  const memo = new SchemaMemo(resolver);
+  const bases = methodBases(method, resolver, memo);
+  const valid = await runValidPhase({ method, resolver, validateParams, sender, seed, runs: options.runs, timeLimitMs: options.timeLimitMs, bases, memo });
   const probes = await runProbePhase({ method, resolver, sender, bases, byNameTopLevel: options.profile.byNameTopLevel });
   const invalid = await runInvalidPhase({ method, resolver, sender, bases });
   const records = [...valid.records, ...probes, ...invalid];

@@ -40,7 +40,7 @@ export class SilenceBreaker implements RpcCaller {
     return this.unsent.has(exchange);
   }
 
-  call(method: string, params?: unknown, options: { timeoutMs?: number } = {}): Promise<Exchange> {
+  call(method: string, params?: unknown, options: { timeoutMs?: number; paramsText?: string } = {}): Promise<Exchange> {
     if (this.open) {
       const exchange: Exchange = {
         conn: '-',

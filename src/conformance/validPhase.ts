@@ -1,5 +1,5 @@
 import * as fc from 'fast-check';
-import { arbitraryFromSchema, UnsatisfiableSchemaError } from '../../fuzz/index.js';
+import { arbitraryFromSchema, type SchemaMemo, UnsatisfiableSchemaError } from '../../fuzz/index.js';
 import type { ContractMethod } from '../contracts/contractModel.js';
 import { jsonEqual, type JsonValue, type SchemaResolver } from '../../core/index.js';
 import type { SchemaCheck } from '../contracts/schemaValidators.js';
@@ -17,6 +17,8 @@ export interface ValidPhaseOptions {
   runs: number;
   timeLimitMs: number;
   bases: MethodBases;
+  /** Expansions shared with the other walks of this method run. */
+  memo?: SchemaMemo;
 }
 
 export interface ValidPhaseResult {
@@ -39,12 +41,36 @@ function examplesFor(options: ValidPhaseOptions): JsonValue[] {
   return examples.filter((example, index) => examples.findIndex((other) => jsonEqual(other, example)) === index);
 }
 
+/**
+ * fast-check's `interruptAfterTimeLimit` with one timer for the whole check instead of one per run: a run that
+ * would start at or after the limit is interrupted before it starts, and one still going when the limit passes
+ * is interrupted then (its work goes on and is kept when it ends), each with the PreconditionFailure fast-check
+ * uses. Give the check no `interruptAfterTimeLimit` of its own.
+ */
+async function withinTimeLimit<T>(timeLimitMs: number, check: (interruptible: (run: () => Promise<boolean>) => Promise<boolean>) => Promise<T>): Promise<T> {
+  const deadline = Date.now() + timeLimitMs;
+  let interruptRun: ((failure: fc.PreconditionFailure) => void) | undefined;
+  const timer = setTimeout(() => interruptRun?.(new fc.PreconditionFailure(true)), timeLimitMs);
+  const interruptible = (run: () => Promise<boolean>): Promise<boolean> => {
+    if (Date.now() >= deadline) return Promise.reject(new fc.PreconditionFailure(true));
+    return new Promise<boolean>((resolve, reject) => {
+      interruptRun = reject;
+      run().then(resolve, reject);
+    });
+  };
+  try {
+    return await check(interruptible);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The positive phase: seeded fast-check payloads (plus fixed examples), each bound to live objects and sent. */
 export async function runValidPhase(options: ValidPhaseOptions): Promise<ValidPhaseResult> {
   let arbitrary: fc.Arbitrary<JsonValue>;
   let examples: JsonValue[];
   try {
-    arbitrary = arbitraryFromSchema(options.method.paramsSchema, { resolver: options.resolver });
+    arbitrary = arbitraryFromSchema(options.method.paramsSchema, options.memo ? { resolver: options.resolver, memo: options.memo } : { resolver: options.resolver });
     examples = examplesFor(options);
   } catch (error) {
     if (!(error instanceof UnsatisfiableSchemaError)) throw error;
@@ -54,17 +80,21 @@ export async function runValidPhase(options: ValidPhaseOptions): Promise<ValidPh
     seed: options.seed,
     numRuns: options.runs,
     examples: examples.map((example) => [example] as [JsonValue]),
-    interruptAfterTimeLimit: options.timeLimitMs,
     markInterruptAsFailure: false,
   };
   const records: CaseRecord[] = [];
-  const details = await fc.check(
-    fc.asyncProperty(arbitrary, async (generated) => {
-      const record = await options.sender.send('valid', generated);
-      if (record) records.push(record);
-      return true;
-    }),
-    params,
+  const details = await withinTimeLimit(options.timeLimitMs, (interruptible) =>
+    fc.check(
+      fc.asyncProperty(arbitrary, (generated) =>
+        interruptible(() =>
+          options.sender.send('valid', generated).then((record) => {
+            if (record) records.push(record);
+            return true;
+          }),
+        ),
+      ),
+      params,
+    ),
   );
   return {
     records,
@@ -80,7 +110,7 @@ export async function runValidPhase(options: ValidPhaseOptions): Promise<ValidPh
             last = record;
             return false;
           }),
-          { ...params, examples: examplesOfRun },
+          { ...params, interruptAfterTimeLimit: options.timeLimitMs, examples: examplesOfRun },
         );
         if (shrunk.failed && last) {
           return { seed: options.seed, ...(shrunk.counterexamplePath ? { path: shrunk.counterexamplePath } : {}), shrinks: shrunk.numShrinks, record: last };

@@ -1,10 +1,13 @@
 import { expect, test } from '@playwright/test';
+import * as fc from 'fast-check';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { clipText, MAX_KEPT_TEXT } from '../../src/client/clipText.js';
 import { Redactor } from '../../src/client/redact.js';
 import { Transcript, type TranscriptDirection } from '../../src/client/transcript.js';
 import { fileTranscriptSink, type TranscriptSink } from '../../src/client/transcriptSink.js';
+import { protocolRig } from './helpers/protocolFakes.js';
 
 function memorySink(): TranscriptSink & { text: string; closed: boolean } {
   return {
@@ -80,4 +83,48 @@ test('secrets added later are redacted from then on', () => {
   transcript.addSecrets(['ticket-77']);
   transcript.record('>>', 'c1', 'a-token ticket-77 plain');
   expect(transcript.entries[0]?.text).toBe('*** *** plain');
+});
+
+/** The redaction as it reads in full: every pattern run on every text, no marker scans first. */
+function redactInFull(secrets: string[], text: string): string {
+  let out = text;
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
+    for (const form of new Set([secret, encodeURIComponent(secret)])) out = out.split(form).join('***');
+  }
+  return out.replace(/([?&](?:token|ticket|internal)=)[^&#\s"']+/gi, '$1***').replace(/(hermes-gateway-ticket\.)[^,\s"']+/g, '$1***');
+}
+
+test('redaction finds every credential parameter and ticket its patterns find, in any text', () => {
+  // Pieces that make near misses likely: names in any case, the Kelvin sign (it lower-cases to k), markers.
+  const piece = fc.constantFrom('token', 'TOKEN', 'ToKeN', 'ticket', 'TICKET', 'internal', 'Internal', 'to\u212Aen', 'tok', 'en', '?', '&', '=', '#', ' ', '"', 'x', 'é', '\u{1F600}', 'hermes-gateway-ticket.', 'sec ret', 'sec%20ret');
+  const text = fc.array(piece, { maxLength: 30 }).map((pieces) => pieces.join(''));
+  fc.assert(
+    fc.property(text, fc.boolean(), (value, withSecret) => {
+      const secrets = withSecret ? ['sec ret'] : [];
+      expect(new Redactor(secrets).redact(value)).toBe(redactInFull(secrets, value));
+    }),
+    { numRuns: 2_000 },
+  );
+});
+
+test('a long received frame is cut once: its transcript entry and its exchange keep the same text', async () => {
+  const { protocol, transport, transcript } = protocolRig();
+  const call = protocol.call('m', {});
+  const long = JSON.stringify({ jsonrpc: '2.0', id: 'r1', result: 'x'.repeat(MAX_KEPT_TEXT + 10) });
+  transport.receive(long);
+  const exchange = await call;
+  expect(exchange.responseText).toBe(clipText(long));
+  expect(transcript.entries[1]?.text).toBe(clipText(long));
+  expect(transcript.entries[1]?.text).toBe(exchange.responseText);
+});
+
+test('a long received frame with a secret: the transcript keeps it redacted, the exchange keeps the answer as it came', async () => {
+  const { protocol, transport, transcript } = protocolRig({ secrets: ['tok-9'] });
+  const call = protocol.call('m', {});
+  const long = JSON.stringify({ jsonrpc: '2.0', id: 'r1', result: `tok-9 ${'x'.repeat(MAX_KEPT_TEXT)}` });
+  transport.receive(long);
+  const exchange = await call;
+  expect(exchange.responseText).toBe(clipText(long));
+  expect(transcript.entries[1]?.text).toBe(clipText(long.replace('tok-9', '***')));
+  expect(transcript.entries[1]?.text.startsWith('{"jsonrpc":"2.0","id":"r1","result":"*** xxx')).toBe(true);
 });

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import * as fc from 'fast-check';
 import { canonicalJson, jsonEqual } from '../../core/canonicalJson.js';
-import type { JsonValue } from '../../core/json.js';
+import { cloneJson, defineKey, editAt, isJsonObject, jsonTextWith, type JsonPath, type JsonValue, valueAt } from '../../core/json.js';
 import { formatFragment, formatPointer, parseFragment, parsePointer, resolveFragment, resolveLocalRef, resolvePointer } from '../../core/jsonPointer.js';
 
 // RFC 6901 §5 and §6: the example document and every pointer the RFC lists, in both forms.
@@ -85,4 +85,84 @@ test('canonical JSON and jsonEqual ignore key order and agree with each other', 
   expect(jsonEqual([1, 2], [2, 1])).toBe(false);
   expect(jsonEqual(1, '1')).toBe(false);
   expect(jsonEqual({}, [])).toBe(false);
+});
+
+/** editAt as it was written first: a deep copy of the whole value, then the edit in place. */
+function editAtByDeepCopy(root: JsonValue, path: JsonPath, edit: (current: JsonValue | undefined) => JsonValue | undefined): JsonValue {
+  const copy = cloneJson(root);
+  if (path.length === 0) return edit(copy) ?? null;
+  const parent = valueAt(copy, path.slice(0, -1));
+  const last = path[path.length - 1] as string | number;
+  if (Array.isArray(parent) && typeof last === 'number') {
+    const next = edit(parent[last]);
+    if (next === undefined) parent.splice(last, 1);
+    else parent[last] = next;
+  } else if (isJsonObject(parent) && typeof last === 'string') {
+    const next = edit(Object.hasOwn(parent, last) ? parent[last] : undefined);
+    if (next === undefined) delete parent[last];
+    else defineKey(parent, last, next);
+  } else {
+    throw new Error('no such path');
+  }
+  return copy;
+}
+
+/** Paths into a value (every node), and a few that go nowhere. */
+function pathsOf(value: JsonValue, at: Array<string | number> = []): Array<Array<string | number>> {
+  const out: Array<Array<string | number>> = [at, [...at, 'cg_missing'], [...at, 7]];
+  if (Array.isArray(value)) value.forEach((item, index) => out.push(...pathsOf(item, [...at, index])));
+  else if (isJsonObject(value)) for (const [key, item] of Object.entries(value)) out.push(...pathsOf(item, [...at, key]));
+  return out;
+}
+
+test('editAt gives what a deep copy edited in place gives, and leaves the original as it was', () => {
+  const keyed = fc.dictionary(fc.constantFrom('a', 'b', '__proto__', 'constructor', '0', ''), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 });
+  const value = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.array(keyed, { maxLength: 3 }), keyed) as fc.Arbitrary<JsonValue>;
+  const edits: Array<(current: JsonValue | undefined) => JsonValue | undefined> = [
+    () => undefined,
+    () => 'replaced',
+    (current) => (isJsonObject(current) ? { ...current, cg_added: 1 } : [current ?? null]),
+  ];
+  fc.assert(
+    fc.property(value, fc.nat(), fc.nat(edits.length - 1), (root, pick, which) => {
+      const paths = pathsOf(root);
+      const path = paths[pick % paths.length] as Array<string | number>;
+      const edit = edits[which] as (current: JsonValue | undefined) => JsonValue | undefined;
+      const before = JSON.stringify(root);
+      let expected: JsonValue | Error;
+      try {
+        expected = editAtByDeepCopy(root, path, edit);
+      } catch (error) {
+        expected = error as Error;
+      }
+      if (expected instanceof Error) expect(() => editAt(root, path, edit)).toThrow(/does not exist/);
+      else expect(JSON.stringify(editAt(root, path, edit))).toBe(JSON.stringify(expected));
+      expect(JSON.stringify(root)).toBe(before);
+    }),
+    { numRuns: 1_000 },
+  );
+});
+
+test('a pointer that does not resolve names the step where it stopped', () => {
+  const document = { a: { 'b/c': [10, { d: null }] } };
+  expect(resolvePointer(document, '/a/b~1c/1/d')).toEqual({ found: true, value: null });
+  expect(resolvePointer(document, '/a/x')).toEqual({ found: false, error: '/a/x: no member "x"' });
+  expect(resolvePointer(document, '/a/b~1c/2')).toEqual({ found: false, error: '/a/b~1c/2: no array item "2"' });
+  expect(resolvePointer(document, '/a/b~1c/1/d/e')).toEqual({ found: false, error: '/a/b~1c/1/d/e: "e" steps into a null' });
+  expect(formatPointer(['plain', 7, 'a~b/c'])).toBe('/plain/7/a~0b~1c');
+});
+
+test('jsonTextWith gives JSON.stringify\'s text for any value, the known string included wherever it occurs', () => {
+  const known = { value: 'k'.repeat(300), text: JSON.stringify('k'.repeat(300)) };
+  const odd = fc.constantFrom<unknown>(undefined, () => 1, Symbol('s'), Number.NaN, -0, Infinity, new Date(0), new String('boxed'), { toJSON: () => 'custom' }, [1, , 3], Object.create(null), known.value, 'k'.repeat(300), 'k'.repeat(299));
+  const value = fc.letrec<{ node: unknown }>((tie) => ({
+    node: fc.oneof(
+      { depthSize: 'small' },
+      fc.jsonValue({ maxDepth: 1 }),
+      odd,
+      fc.array(tie('node'), { maxLength: 4 }),
+      fc.dictionary(fc.constantFrom('a', '__proto__', 'constructor', '1', 'é'), tie('node'), { maxKeys: 4 }),
+    ),
+  })).node;
+  fc.assert(fc.property(value, (v) => expect(jsonTextWith(v, known)).toBe(JSON.stringify(v))), { numRuns: 3_000 });
 });

@@ -1,8 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as fc from 'fast-check';
-import { allOptionalValue, arbitraryFromSchema, minimalValue, UnsatisfiableSchemaError } from '../../fuzz/index.js';
-import type { JsonSchema, JsonValue } from '../../core/index.js';
+import { allOptionalValue, arbitraryFromSchema, minimalValue, SchemaMemo, UnsatisfiableSchemaError } from '../../fuzz/index.js';
+import type { JsonSchema, JsonValue, SchemaResolver } from '../../core/index.js';
+import { loadContractSync } from '../../src/contracts/loadContract.js';
 import { pointerResolver } from './helpers/fuzzDocuments.js';
 import { describeErrors, lawParams } from './helpers/fuzzLaws.js';
 import { LOOP_DOCUMENT, SYNTHETIC_DOCUMENT, SYNTHETIC_NAMES, syntheticErrors, syntheticRef, syntheticResolver, TESTED_FORMATS, UNSATISFIABLE } from './helpers/fuzzSchemas.js';
@@ -173,4 +174,35 @@ test('prefixItems (JSON Schema 2020-12, as Pydantic renders tuples) is honoured 
   expect(new Set(values.map((v) => (v as JsonValue[]).length))).toEqual(new Set([1, 2]));
   expect(validate(minimalValue(schema, { resolver }))).toBe(true);
   expect(allOptionalValue(schema, { resolver })).toHaveLength(2);
+});
+
+test('a memo shared by the walks of a run changes no value: witnesses and arbitraries at every recursion bound', () => {
+  const hermes = loadContractSync('contracts/hermes/session-lifecycle.openrpc.json');
+  const metamask = loadContractSync('node_modules/@metamask/api-specs/dist/build/openrpc.json');
+  const subjects: Array<{ resolver: SchemaResolver; schemas: JsonSchema[] }> = [
+    { resolver, schemas: SYNTHETIC_NAMES.map(syntheticRef) },
+    { resolver: hermes.resolver, schemas: hermes.methods.map((m) => m.paramsSchema) },
+    { resolver: metamask.resolver, schemas: metamask.methods.map((m) => m.paramsSchema) },
+  ];
+  const outcome = (f: () => JsonValue): string => {
+    try {
+      return JSON.stringify(f());
+    } catch (error) {
+      return `throws ${(error as Error).message}`;
+    }
+  };
+  for (const { resolver: own, schemas } of subjects) {
+    for (const schema of schemas) {
+      // One memo for every walk of the schema, bounds in an order that makes later walks reuse earlier expansions.
+      const memo = new SchemaMemo(own);
+      for (const maxDepth of [0, 3, 1, 2]) {
+        const plain = { resolver: own, maxDepth };
+        const shared = { resolver: own, maxDepth, memo };
+        expect(outcome(() => minimalValue(schema, shared))).toBe(outcome(() => minimalValue(schema, plain)));
+        expect(outcome(() => allOptionalValue(schema, shared))).toBe(outcome(() => allOptionalValue(schema, plain)));
+        const sample = (options: typeof plain): JsonValue => fc.sample(arbitraryFromSchema(schema, options), { seed: 42, numRuns: 20 });
+        expect(outcome(() => sample(shared))).toBe(outcome(() => sample(plain)));
+      }
+    }
+  }
 });

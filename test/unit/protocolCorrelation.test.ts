@@ -1,5 +1,7 @@
 import { expect, test } from '@playwright/test';
-import { outcomeOf } from '../../core/index.js';
+import * as fc from 'fast-check';
+import { outcomeOf, type RpcId } from '../../core/index.js';
+import { type PendingRequest, PendingRequests } from '../../src/client/pendingRequests.js';
 import { MAX_STRAY_FRAMES } from '../../src/client/rpcClientOptions.js';
 import { protocolRig, settle } from './helpers/protocolFakes.js';
 
@@ -198,4 +200,57 @@ test('the transcript shows every frame both ways, notes redacted, and counts an 
       '',
     ].join('\n'),
   );
+});
+
+test('open requests sharing an id are found oldest first, whatever order they are added and settled in', () => {
+  const ids: RpcId[] = ['a', 'b', 1, '1', null];
+  const step = fc.oneof(fc.record({ add: fc.constantFrom(...ids) }), fc.record({ remove: fc.nat(40) }));
+  fc.assert(
+    fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
+      const pending = new PendingRequests();
+      const open: PendingRequest[] = [];
+      let serial = 0;
+      for (const s of steps) {
+        if ('add' in s) {
+          const request = { serial: ++serial, id: s.add, key: JSON.stringify(s.add), method: 'm', params: undefined, requestText: '', started: 0, timer: undefined, slot: undefined, resolve: () => undefined };
+          pending.add(request);
+          open.push(request);
+        } else if (open.length > 0) {
+          const [gone] = open.splice(s.remove % open.length, 1);
+          expect(pending.delete(gone as PendingRequest)).toBe(true);
+          expect(pending.delete(gone as PendingRequest)).toBe(false);
+        }
+        expect(pending.size).toBe(open.length);
+        for (const id of ids) expect(pending.exact(id)).toBe(open.find((r) => JSON.stringify(r.id) === JSON.stringify(id)));
+      }
+    }),
+  );
+});
+
+test('exchanges keep their fields in one order, however they were settled (reports serialise them as they are)', async () => {
+  const { protocol, transport, clock } = protocolRig({ idPrefix: '' });
+  const exact = protocol.call('m', { a: 1 });
+  const loose = protocol.call('m', {});
+  transport.receive({ jsonrpc: '2.0', id: '1', result: 1 });
+  transport.receive({ jsonrpc: '2.0', id: 2, result: 2 });
+  const sole = protocol.call('m', {});
+  transport.receive({ jsonrpc: '2.0', id: 'other', result: 3 });
+  const late = protocol.call('m', {}, { timeoutMs: 5 });
+  clock.advance(5);
+  const answered = ['conn', 'method', 'id', 'params', 'requestText', 'elapsedMs', 'correlation', 'response', 'responseText'];
+  expect(Object.keys(await exact)).toEqual(answered);
+  expect(Object.keys(await loose)).toEqual(answered);
+  expect(Object.keys(await sole)).toEqual(['conn', 'method', 'id', 'params', 'requestText', 'elapsedMs', 'correlation', 'responseText', 'response']);
+  expect(Object.keys(await late)).toEqual(['conn', 'method', 'id', 'params', 'requestText', 'elapsedMs', 'correlation', 'failure']);
+});
+
+test('a request sent with its params text is the very text the protocol would have made', async () => {
+  const { protocol, transport } = protocolRig();
+  const params = { b: 'x'.repeat(70_000), a: [1, { c: null }], __proto__: 'kept' } as unknown as Record<string, unknown>;
+  void protocol.call('m.one', params, { paramsText: JSON.stringify(params) });
+  void protocol.call('m.one', params);
+  void protocol.call('m.two', undefined, { paramsText: 'ignored: there are no params' });
+  const [withText, without, none] = transport.sent.map((s) => s.text);
+  expect(withText?.replace('"id":"r1"', '"id":"r2"')).toBe(without);
+  expect(none).toBe('{"jsonrpc":"2.0","id":"r3","method":"m.two"}');
 });

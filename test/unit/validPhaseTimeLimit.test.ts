@@ -1,0 +1,77 @@
+import { expect, test } from '@playwright/test';
+import * as fc from 'fast-check';
+import type { JsonSchema, JsonValue } from '../../core/index.js';
+import { arbitraryFromSchema } from '../../fuzz/index.js';
+import type { CaseSender } from '../../src/conformance/caseSender.js';
+import { methodBases } from '../../src/conformance/methodBases.js';
+import type { CaseRecord } from '../../src/conformance/methodRunTypes.js';
+import { runValidPhase } from '../../src/conformance/validPhase.js';
+import type { ContractMethod } from '../../src/contracts/contractModel.js';
+
+const SCHEMA: JsonSchema = { type: 'object', properties: { n: { type: 'integer' }, s: { type: 'string', maxLength: 4 } }, required: ['n'], additionalProperties: false };
+const resolver = { resolve: () => undefined };
+const method = { name: 'm', paramsSchema: SCHEMA, paramStructure: 'by-name', declaredStructure: 'by-name', descriptors: [], pointer: '/methods/0', resultSchema: undefined, errors: [], summary: undefined } as ContractMethod;
+
+const blockFor = (ms: number): void => {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    // a handler that holds the thread: no timer can fire meanwhile
+  }
+};
+
+/** A sender whose n-th case takes `costs[n]`: a number of ms of waiting, or `block` ms of holding the thread. */
+function fakeSender(costs: Array<number | { block: number }>): { sender: CaseSender; sent: JsonValue[] } {
+  const sent: JsonValue[] = [];
+  const send = async (phase: string, generated: JsonValue): Promise<CaseRecord> => {
+    const cost = costs[sent.length] ?? 0;
+    sent.push(generated);
+    if (typeof cost === 'number') await new Promise((resolve) => setTimeout(resolve, cost));
+    else blockFor(cost.block);
+    return { phase, generated } as unknown as CaseRecord;
+  };
+  return { sender: { send } as unknown as CaseSender, sent };
+}
+
+/** The valid phase as it read with fast-check's own interruptAfterTimeLimit. */
+async function withFastChecksTimeLimit(sender: CaseSender, timeLimitMs: number, runs: number): Promise<{ records: CaseRecord[]; runs: number }> {
+  const bases = methodBases(method, resolver);
+  if (bases.unsatisfiable) throw bases.unsatisfiable;
+  const records: CaseRecord[] = [];
+  const details = await fc.check(
+    fc.asyncProperty(arbitraryFromSchema(SCHEMA, { resolver }), async (generated) => {
+      const record = await sender.send('valid', generated);
+      if (record) records.push(record);
+      return true;
+    }),
+    { seed: 5, numRuns: runs, examples: [[bases.minimal], [bases.full]], interruptAfterTimeLimit: timeLimitMs, markInterruptAsFailure: false },
+  );
+  return { records, runs: details.numRuns };
+}
+
+const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('the valid phase keeps fast-check\'s time limit: the same cases sent, runs counted and records kept', async () => {
+  const scenarios: Array<{ costs: Array<number | { block: number }>; limit: number; runs: number; completed: number }> = [
+    // Nothing reaches the limit.
+    { costs: [], limit: 60_000, runs: 8, completed: 8 },
+    // The third case is still waiting when the limit passes: the phase ends, its record still comes.
+    { costs: [30, 30, 60, 0, 0], limit: 75, runs: 8, completed: 2 },
+    // The first case holds the thread past the limit: it counts, no further case starts.
+    { costs: [{ block: 60 }, 0, 0], limit: 40, runs: 8, completed: 1 },
+    // The limit passes during the second case, which holds the thread.
+    { costs: [5, { block: 60 }, 0], limit: 30, runs: 8, completed: 2 },
+  ];
+  for (const { costs, limit, runs, completed } of scenarios) {
+    const ours = fakeSender(costs);
+    const bases = methodBases(method, resolver);
+    // A validator that refuses the long-string variant: the examples are the two bases, as in the reference.
+    const phase = await runValidPhase({ method, resolver, validateParams: () => [{ instancePath: '', keyword: 'maxLength', message: 'too long', params: {} }], sender: ours.sender, seed: 5, runs, timeLimitMs: limit, bases });
+    const theirs = fakeSender(costs);
+    const reference = await withFastChecksTimeLimit(theirs.sender, limit, runs);
+    expect(phase.runs, JSON.stringify(costs)).toBe(reference.runs);
+    expect(phase.runs, JSON.stringify(costs)).toBe(completed);
+    await settle(100);
+    expect(ours.sent, JSON.stringify(costs)).toEqual(theirs.sent);
+    expect(phase.records.map((r) => r.generated)).toEqual(reference.records.map((r) => r.generated));
+  }
+});
