@@ -224,6 +224,7 @@ test('open requests sharing an id are found oldest first, whatever order they ar
         for (const id of ids) expect(pending.exact(id)).toBe(open.find((r) => JSON.stringify(r.id) === JSON.stringify(id)));
       }
     }),
+    { numRuns: 40 },
   );
 });
 
