@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 
 /**
@@ -11,8 +12,9 @@ export default defineConfig({
   forbidOnly: !!process.env['CI'],
   retries: 0,
   // Most tests wait on sockets, timers and child processes rather than compute. The self-test's three long tests
-  // (mostly waiting too) take three workers from the start: a fourth runs the unit tests beside them.
-  workers: process.env['CI'] ? 4 : undefined,
+  // (mostly waiting too) take three workers from the start: a fourth runs the unit tests beside them. At least four
+  // outside CI too (Playwright's default, half the cores, would run the self-test's long tests one after the other).
+  workers: process.env['CI'] ? 4 : Math.max(4, Math.floor(availableParallelism() / 2)),
   timeout: 60_000,
   reporter: process.env['CI'] ? [['line'], ['json', { outputFile: 'test-results/unit-results.json' }]] : [['list']],
   outputDir: 'test-results/unit-artifacts',
