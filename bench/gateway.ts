@@ -86,7 +86,7 @@ function best(cells: readonly Cell[]): Cell {
 
 type Iteration = (client: BenchClient, latencies: number[] | undefined) => Promise<void>;
 
-export async function measure(url: string, connections: number, iteration: Iteration, seconds: number): Promise<Cell> {
+async function measure(url: string, connections: number, iteration: Iteration, seconds: number): Promise<Cell> {
   const clients = await Promise.all(Array.from({ length: connections }, () => BenchClient.open(url)));
   const latencies: number[] = [];
   let recording = false;
@@ -107,7 +107,7 @@ export async function measure(url: string, connections: number, iteration: Itera
   return { rps: latencies.length / elapsed, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
 }
 
-export const gatewayIteration: Iteration = async (client, latencies) => {
+const gatewayIteration: Iteration = async (client, latencies) => {
   const created = await client.request('session.create', {}, latencies);
   const sessionId = created.result?.session_id;
   await client.request('prompt.submit', { session_id: sessionId, text: 'benchmark turn' }, latencies);
@@ -149,7 +149,7 @@ const ID_MARK = '\u0000id\u0000';
 const QUIET_MS = 60;
 
 /** One workload iteration against the gateway: each request answered, then frames collected until a quiet spell. */
-export async function recordAnswers(url: string): Promise<Map<string, RecordedAnswer>> {
+async function recordAnswers(url: string): Promise<Map<string, RecordedAnswer>> {
   const socket = new WebSocket(url);
   await new Promise((resolve, reject) => {
     socket.once('open', resolve);
@@ -191,7 +191,7 @@ export async function recordAnswers(url: string): Promise<Map<string, RecordedAn
 }
 
 /** A bare `ws` server answering each request with the frames the gateway sent for its method, at once. */
-export function startReplayPeer(answers: ReadonlyMap<string, RecordedAnswer>): Promise<Peer> {
+function startReplayPeer(answers: ReadonlyMap<string, RecordedAnswer>): Promise<Peer> {
   return listen((socket) =>
     socket.on('message', (data) => {
       const request = JSON.parse(data.toString()) as { id: unknown; method: string };

@@ -49,6 +49,6 @@ export class CaseSender {
 
   /** `paramsText`: `JSON.stringify(payload)`, when the sender has it. */
   call(payload: JsonValue, paramsText?: string): Promise<Exchange> {
-    return this.caller.call(this.method.name, payload, paramsText === undefined ? { timeoutMs: this.requestTimeoutMs } : { timeoutMs: this.requestTimeoutMs, paramsText });
+    return this.caller.call(this.method.name, payload, { timeoutMs: this.requestTimeoutMs, paramsText });
   }
 }

@@ -8,7 +8,7 @@ export type MethodBases = { minimal: JsonValue; full: JsonValue; unsatisfiable?:
 /** The smallest payload and the one with every optional key, computed once per method run for all three phases. */
 export function methodBases(method: ContractMethod, resolver: SchemaResolver, memo?: SchemaMemo): MethodBases {
   try {
-    const options = memo ? { resolver, memo } : { resolver };
+    const options = { resolver, memo };
     return { minimal: minimalValue(method.paramsSchema, options), full: allOptionalValue(method.paramsSchema, options) };
   } catch (error) {
     if (error instanceof UnsatisfiableSchemaError) return { unsatisfiable: error };

@@ -70,7 +70,7 @@ export async function runValidPhase(options: ValidPhaseOptions): Promise<ValidPh
   let arbitrary: fc.Arbitrary<JsonValue>;
   let examples: JsonValue[];
   try {
-    arbitrary = arbitraryFromSchema(options.method.paramsSchema, options.memo ? { resolver: options.resolver, memo: options.memo } : { resolver: options.resolver });
+    arbitrary = arbitraryFromSchema(options.method.paramsSchema, { resolver: options.resolver, memo: options.memo });
     examples = examplesFor(options);
   } catch (error) {
     if (!(error instanceof UnsatisfiableSchemaError)) throw error;
