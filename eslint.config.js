@@ -4,11 +4,11 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 
 /**
  * Import boundaries: the folder graph of docs/ARCHITECTURE.md. Imports point one way
- * (core ← fuzz ← src ← fixtures ← suites; reporters and cli on top), no file imports itself through a cycle,
+ * (core ← fuzz ← src ← profiles ← fixtures ← suites; reporters and cli on top), no file imports itself through a cycle,
  * and the reference gateway shares no code with the harness (a bug in both would make them agree on a wrong answer).
  */
 const zone = (target, from, message) => ({ target, from, message });
-const HARNESS = ['./core', './fuzz', './src', './fixtures', './suites', './reporters', './cli'];
+const HARNESS = ['./core', './fuzz', './src', './profiles', './fixtures', './suites', './reporters', './cli'];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'contract-gate-report/**', 'test-results/**', 'playwright-report/**', '.scratch/**', '**/*.d.ts'] },
@@ -34,11 +34,13 @@ export default tseslint.config(
         {
           zones: [
             zone('./core', [...HARNESS.filter((dir) => dir !== './core'), './gateway', './test', './bench', './scripts'], 'core/ is the leaf: it imports nothing of the project'),
-            zone('./fuzz', ['./src', './fixtures', './suites', './reporters', './cli', './gateway'], 'fuzz/ is pure generators over core/'),
-            zone('./src', ['./fixtures', './suites', './reporters', './cli', './gateway'], 'src/ is the library; fixtures/ wires it into Playwright'),
+            zone('./fuzz', ['./src', './profiles', './fixtures', './suites', './reporters', './cli', './gateway'], 'fuzz/ is pure generators over core/'),
+            zone('./src', ['./profiles', './fixtures', './suites', './reporters', './cli', './gateway'], 'src/ is the generic library; profiles plug into it (src/profile/profile.ts), fixtures/ wires it into Playwright'),
+            zone('./profiles', ['./fixtures', './suites', './reporters', './cli'], 'a profile plugs into the library; the Playwright fixtures and the CLI sit above it'),
+            zone('./profiles/json-rpc', './profiles/hermes', 'the generic profile knows no other family (profiles/index.ts wires them)'),
             zone('./fixtures', ['./suites', './reporters', './cli'], 'fixtures/ serve the suites, not the other way round'),
-            zone('./suites', ['./core', './fuzz', './src', './gateway', './reporters', './cli'], 'suites stay declarative: they import fixtures/ only'),
-            zone('./reporters', ['./fixtures', './suites', './cli', './gateway', './src/client'], 'reporters run in the runner process and never talk to the target'),
+            zone('./suites', ['./core', './fuzz', './src', './profiles', './gateway', './reporters', './cli'], 'suites stay declarative: they import fixtures/ only'),
+            zone('./reporters', ['./fixtures', './suites', './cli', './gateway', './profiles', './src/client'], 'reporters run in the runner process and never talk to the target'),
             zone('./gateway', [...HARNESS], 'the reference gateway is an independent oracle: it shares no code with the harness'),
             zone('./src/checks', './src/client', 'judges see exchanges (core/), never the transport'),
             zone('./src/skew', './src/client', 'the skew analyser compares documents; it never talks to a target'),

@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { currentRunConfig } from './src/config/defaultRunConfig.js';
+import { currentRun } from './fixtures/runPlan.js';
 import { CELL_TIMEOUT_MS, type RunConfig } from './src/config/runConfig.js';
 
 /**
@@ -13,7 +13,7 @@ import { CELL_TIMEOUT_MS, type RunConfig } from './src/config/runConfig.js';
  * (they judge what `prepare` recorded, or drive their own scenario); `destructive`, the teardown of `prepare`,
  * sends the frames and drops a fragile target may not survive, after everything else, one cell at a time.
  */
-const runConfig = currentRunConfig();
+const runConfig = currentRun();
 const reportDir = runConfig.reportDir;
 const here = dirname(fileURLToPath(import.meta.url));
 

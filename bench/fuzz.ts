@@ -37,7 +37,7 @@ import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { startGateway, type RunningGateway } from '../dist/gateway/index.js';
 import { loadBindingRules, NO_BINDINGS, type BindingRules } from '../dist/src/binding/index.js';
-import { profileFor } from '../dist/src/checks/profile.js';
+import { resolveProfile } from '../dist/profiles/index.js';
 import { loadContractSync } from '../dist/src/contracts/loadContract.js';
 import { runBareLoop, type BareLoopResult } from './lib/bareLoop.js';
 import { replayOf } from './lib/exchangeScript.js';
@@ -59,7 +59,7 @@ export interface Subject {
 }
 
 export const SUBJECTS: Subject[] = [
-  { label: 'Hermes session lifecycle', path: 'contracts/hermes/session-lifecycle.openrpc.json', rules: loadBindingRules('contracts/hermes/bindings.json') },
+  { label: 'Hermes session lifecycle', path: 'profiles/hermes/contracts/session-lifecycle.openrpc.json', rules: loadBindingRules('profiles/hermes/contracts/bindings.json') },
   { label: 'MetaMask JSON-RPC', path: 'node_modules/@metamask/api-specs/dist/build/openrpc.json', rules: NO_BINDINGS },
 ];
 
@@ -87,7 +87,7 @@ export async function benchSubject(subject: Subject): Promise<{ rows: Row[]; vsT
   const document = JSON.parse(readFileSync(subject.path, 'utf8')) as object;
   const methods = contract.methods.map((m) => m.name);
   const engine = (url: string, overrides: Partial<EngineRunOptions> = {}) =>
-    runEngine({ url, contract, profile: profileFor(contract.title), rules: subject.rules, methods, runs: RUNS, seed: SEED, ...overrides });
+    runEngine({ url, contract, profile: resolveProfile(undefined, contract).codes, rules: subject.rules, methods, runs: RUNS, seed: SEED, ...overrides });
   const warmup = methods.slice(0, 3);
 
   // One whole unmeasured pass each: every method's code paths (and the bare loop's) are compiled before the clock runs.

@@ -74,8 +74,8 @@ async function main(): Promise<void> {
     lines.push({ measure: `engine judged calls per second / bare loop requests per second (setup calls counted for the bare loop only, as in earlier rounds), ${subject.label}`, value: `${(vsBareRequests * 100).toFixed(0)}%`, goal: 'reported', met: undefined });
     lines.push({ measure: `engine / @open-rpc/test-coverage, calls per second, ${subject.label}`, value: times(vsTestCoverage), goal: '≥ 10×', met: vsTestCoverage >= 10 });
   }
-  lines.push(...(await defaultRun('contracts/hermes/session-lifecycle.openrpc.json', 20)));
-  if (process.env['BENCH_FULL']) lines.push(...(await defaultRun('contracts/hermes/gateway.openrpc.json', 90)));
+  lines.push(...(await defaultRun('profiles/hermes/contracts/session-lifecycle.openrpc.json', 20)));
+  if (process.env['BENCH_FULL']) lines.push(...(await defaultRun('profiles/hermes/contracts/gateway.openrpc.json', 90)));
 
   const mark = (met: boolean | undefined): string => (met === undefined ? '' : met ? 'met' : 'MISSED');
   const table = ['| measure | value | goal | |', '|---|---:|---|---|', ...lines.map((l) => `| ${l.measure} | ${l.value} | ${l.goal} | ${mark(l.met)} |`)];

@@ -4,7 +4,7 @@
  * functions with the most self time in the harness and in the gateway, and self time per owner (harness, gateway,
  * each package, node internals, GC). Writes bench-results/profile.md and prints it.
  *
- *   npx tsx bench/profile.ts [-- extra `run` arguments, e.g. --contract contracts/hermes/session-lifecycle.openrpc.json]
+ *   npx tsx bench/profile.ts [-- extra `run` arguments, e.g. --contract profiles/hermes/contracts/session-lifecycle.openrpc.json]
  *
  * PROFILE_GATEWAY_SECONDS sets the seconds per benchmark cell (default 2).
  */

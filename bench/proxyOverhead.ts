@@ -8,9 +8,10 @@
 import { cpus, loadavg } from 'node:os';
 import { WebSocket } from 'ws';
 import { startGateway } from '../dist/gateway/index.js';
-import { SESSION_LIFECYCLE_CONTRACT } from '../dist/src/config/packagePaths.js';
+import { SESSION_LIFECYCLE_CONTRACT } from '../dist/profiles/hermes/paths.js';
 import { loadContract } from '../dist/src/contracts/index.js';
 import { startProxy } from '../dist/src/proxy/index.js';
+import { resolveProfile } from '../dist/profiles/index.js';
 
 const ROUNDS = Number(process.argv[2] ?? process.env['BENCH_ROUNDS'] ?? 2000);
 const TURNS = Math.max(20, Math.round(ROUNDS / 20));
@@ -103,7 +104,8 @@ async function turn(lane: Lane, round: number): Promise<void> {
 
 async function main(): Promise<void> {
   const gateway = await startGateway({ contractPaths: [SESSION_LIFECYCLE_CONTRACT], buildDelayMs: 0 });
-  const proxy = await startProxy({ upstream: gateway.url, server: await loadContract(SESSION_LIFECYCLE_CONTRACT) });
+  const server = await loadContract(SESSION_LIFECYCLE_CONTRACT);
+  const proxy = await startProxy({ upstream: gateway.url, server, profile: resolveProfile(undefined, server) });
   const watchTimes: number[] = [];
   const frame = proxy.watch.frame.bind(proxy.watch);
   proxy.watch.frame = (conn, from, data, isBinary) => {

@@ -11,12 +11,13 @@ import { startGateway } from '../dist/gateway/index.js';
 import { RpcClient } from '../dist/src/client/rpcClient.js';
 import { runStateful } from '../dist/src/stateful/engine/runStateful.js';
 import type { StatefulModel, StatefulResult } from '../dist/src/stateful/engine/statefulTypes.js';
-import type { ConnectClient } from '../dist/src/stateful/runner/hermesSide.js';
-import { runHermesStateful } from '../dist/src/stateful/runner/hermesStateful.js';
+import { HERMES_DIALECT } from '../dist/profiles/hermes/dialect.js';
+import type { ConnectClient } from '../dist/profiles/hermes/stateful/hermesSide.js';
+import { runHermesStateful } from '../dist/profiles/hermes/stateful/hermesStateful.js';
 
 const RUNS = Number(process.argv[2] ?? 25);
 const STEPS = Number(process.argv[3] ?? 40);
-const CONTRACT = join(process.cwd(), 'contracts', 'hermes', 'session-lifecycle.openrpc.json');
+const CONTRACT = join(process.cwd(), 'profiles', 'hermes', 'contracts', 'session-lifecycle.openrpc.json');
 
 /** Steps per second: a differential step runs the command on both gateways, so it counts once. */
 const rate = (result: StatefulResult): number => ((result.timings.commands / (result.mode === 'differential' ? 2 : 1)) * 1000) / result.timings.totalMs;
@@ -56,7 +57,7 @@ const inProcess: StatefulModel<{ n: number }, { n: number }> = {
 
 const target = await startGateway({ contractPaths: [CONTRACT] });
 const reference = await startGateway({ contractPaths: [CONTRACT] });
-const connect = (url: string): ConnectClient => (options) => RpcClient.connect({ url, readyTimeoutMs: 2_000, requestTimeoutMs: 5_000, ...options });
+const connect = (url: string): ConnectClient => (options) => RpcClient.connect({ url, dialect: HERMES_DIALECT, readyTimeoutMs: 2_000, requestTimeoutMs: 5_000, ...options });
 const setup = { target: connect(target.url), reference: connect(reference.url), serverRequests: [], requestTimeoutMs: 5_000 };
 const options = { seed: 1, runs: RUNS, maxSteps: STEPS, referenceDirectives: true };
 try {

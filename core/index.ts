@@ -11,3 +11,4 @@ export * from './errorCodes.js';
 export * from './rpcError.js';
 export * from './exchange.js';
 export * from './harnessError.js';
+export * from './wireDialect.js';

@@ -37,8 +37,11 @@ export interface RpcFailure {
 
 export type RpcResponse = RpcSuccess | RpcFailure;
 
-/** The Hermes event notification: `{"method":"event","params":{type, session_id, payload?, seq?}}`. */
-export interface GatewayEventParams {
+/**
+ * An event as the harness judges it, whatever notification carried it (the profile's wire dialect reads it): its
+ * type, the session it belongs to with its per-session sequence number when the family has sessions, and its payload.
+ */
+export interface WireEvent {
   type: string;
   session_id?: string;
   payload?: JsonValue;

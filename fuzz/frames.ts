@@ -16,7 +16,7 @@ export interface JunkFrame {
 }
 
 export interface JunkFrameOptions {
-  /** A method the target implements, used where a frame must be otherwise well formed (default `gateway.ping`). */
+  /** A method the target implements, used where a frame must be otherwise well formed (default OpenRPC's `rpc.discover`). */
   method?: string;
   /** Size in bytes (UTF-8) of the oversized frame (default 2 MiB). */
   oversizedBytes?: number;
@@ -41,7 +41,7 @@ export function oversizedFrame(bytes: number, method: string, id: JsonValue = 'c
 
 /** Envelope and frame junk for the envelope suite, in a fixed order; names are stable (usable as test titles). */
 export function junkFrames(options: JunkFrameOptions = {}): JunkFrame[] {
-  const method = options.method ?? 'gateway.ping';
+  const method = options.method ?? 'rpc.discover';
   const m = JSON.stringify(method);
   const frames: JunkFrame[] = [
     { name: 'not JSON', frame: 'this is not json', expect: 'parse-error', idEcho: null },

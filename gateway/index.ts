@@ -77,7 +77,7 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-export const DEFAULT_CONTRACT_PATH = join(GATEWAY_CONTRACTS_DIR, 'hermes', 'gateway.openrpc.json');
+export const DEFAULT_CONTRACT_PATH = join(GATEWAY_CONTRACTS_DIR, 'gateway.openrpc.json');
 export const DEFAULT_BUILD_DELAY_MS = 50;
 export const DEFAULT_ORPHAN_GRACE_MS = 30_000;
 export const DEFAULT_MAX_RESUME_MESSAGES = 1_000;

@@ -12,4 +12,4 @@ function findRoot(start: string): string {
 }
 
 export const GATEWAY_PACKAGE_ROOT = findRoot(dirname(fileURLToPath(import.meta.url)));
-export const GATEWAY_CONTRACTS_DIR = join(GATEWAY_PACKAGE_ROOT, 'contracts');
+export const GATEWAY_CONTRACTS_DIR = join(GATEWAY_PACKAGE_ROOT, 'profiles', 'hermes', 'contracts');

@@ -14,9 +14,9 @@ import { sessionHooksContract } from './hermesModels/sessionHooksContract.js';
 import { sessionLifecycleContract } from './hermesModels/sessionLifecycleContract.js';
 
 export const generatedContracts: ReadonlyArray<{ readonly path: string; readonly spec: ContractSpec }> = [
-  { path: 'contracts/hermes/session-lifecycle.openrpc.json', spec: sessionLifecycleContract('current') },
-  { path: 'contracts/hermes/session-lifecycle.pre-cwd-explicit.openrpc.json', spec: sessionLifecycleContract('pre-cwd-explicit') },
-  { path: 'contracts/extensions/session-hooks.openrpc.json', spec: sessionHooksContract },
+  { path: 'profiles/hermes/contracts/session-lifecycle.openrpc.json', spec: sessionLifecycleContract('current') },
+  { path: 'profiles/hermes/contracts/session-lifecycle.pre-cwd-explicit.openrpc.json', spec: sessionLifecycleContract('pre-cwd-explicit') },
+  { path: 'profiles/hermes/contracts/session-hooks.openrpc.json', spec: sessionHooksContract },
 ];
 
 const REGENERATE = 'npx tsx scripts/genHermesContracts.ts';

@@ -1,5 +1,5 @@
 import type { BindingRules, RpcCaller } from '../../dist/src/binding/index.js';
-import type { ContractProfile } from '../../dist/src/checks/profile.js';
+import type { CodeProfile } from '../../dist/src/checks/codeProfile.js';
 import { Redactor } from '../../dist/src/client/redact.js';
 import { ResilientCaller } from '../../dist/src/client/resilientCaller.js';
 import { RpcClient } from '../../dist/src/client/rpcClient.js';
@@ -8,11 +8,12 @@ import { runMethod } from '../../dist/src/conformance/index.js';
 import type { Contract } from '../../dist/src/contracts/contractModel.js';
 import { SchemaValidators } from '../../dist/src/contracts/schemaValidators.js';
 import type { ScriptStep } from './exchangeScript.js';
+import { HERMES_DIALECT } from '../../dist/profiles/hermes/dialect.js';
 
 export interface EngineRunOptions {
   url: string;
   contract: Contract;
-  profile: ContractProfile;
+  profile: CodeProfile;
   rules: BindingRules;
   methods: readonly string[];
   runs: number;
@@ -60,11 +61,11 @@ export async function runEngine(options: EngineRunOptions): Promise<EngineRunRes
     const method = options.contract.method(name);
     if (!method) throw new Error(`${name} is not in ${options.contract.origin}`);
     const transcript = new Transcript(new Redactor([]));
-    const readyTimeoutMs = options.profile.hasGatewayEvents ? 2_000 : 0;
+    const readyTimeoutMs = options.profile.label === 'hermes' ? 2_000 : 0;
     const client = new ResilientCaller(() => {
       connections++;
       keep({ kind: 'open', waitsForReady: readyTimeoutMs > 0 });
-      return RpcClient.connect({ url: options.url, transcript, readyTimeoutMs, requestTimeoutMs: REQUEST_TIMEOUT_MS });
+      return RpcClient.connect({ url: options.url, transcript, ...(readyTimeoutMs > 0 ? { dialect: HERMES_DIALECT } : {}), readyTimeoutMs, requestTimeoutMs: REQUEST_TIMEOUT_MS });
     });
     const caller: RpcCaller = {
       call: async (m, params, callOptions) => {

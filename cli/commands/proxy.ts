@@ -1,9 +1,8 @@
 import { Option, type Command } from 'commander';
-import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { loadBindingRules, NO_BINDINGS, type BindingRules } from '../../src/binding/bindingRules.js';
-import { profileFor } from '../../src/checks/profile.js';
+import { DEFAULT_PROFILE, PROFILES, resolveProfile } from '../../profiles/index.js';
 import { Redactor } from '../../src/client/redact.js';
 import { tokenInUrl } from '../../src/client/targetUrl.js';
 import { loadContract, type Contract } from '../../src/contracts/index.js';
@@ -11,7 +10,7 @@ import { startProxy } from '../../src/proxy/index.js';
 import { HarnessError } from '../../core/index.js';
 import { EXIT } from '../exitCodes.js';
 import { integerOption } from '../lib/options.js';
-import { DEFAULT_CONTRACT } from '../lib/repoPaths.js';
+import type { Profile } from '../../src/profile/profile.js';
 
 interface ProxyCommandOptions {
   upstream: string;
@@ -23,7 +22,7 @@ interface ProxyCommandOptions {
   duration?: number;
   failOn: 'finding' | 'never';
   bindings?: string;
-  profile?: 'hermes' | 'json-rpc';
+  profile?: string;
   maxFrame: number;
   keepRunning?: boolean;
 }
@@ -33,7 +32,7 @@ export function registerProxyCommand(program: Command, setExitCode: (code: numbe
     .command('proxy')
     .description('Sit between a real client and a gateway: relay every frame unchanged and judge each one against the contracts as it passes.')
     .requiredOption('--upstream <url>', 'the gateway the client is meant to reach: ws(s)://host:port/api/ws')
-    .option('--contract <file>', 'OpenRPC document of the gateway (the server contract)', DEFAULT_CONTRACT)
+    .option('--contract <file>', 'OpenRPC document of the gateway (the server contract)', DEFAULT_PROFILE.defaultContracts[0])
     .option('--client-contract <file>', "the client's own contract (what it may send): names the version skew and catches a client that breaks its own contract")
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--port <n>', 'port to listen on (0 = any free port)', integerOption('--port', 0), 8790)
@@ -41,7 +40,7 @@ export function registerProxyCommand(program: Command, setExitCode: (code: numbe
     .option('--duration <s>', 'stop after this many seconds (default: until SIGINT/SIGTERM or the upstream goes away)', integerOption('--duration', 1))
     .addOption(new Option('--fail-on <what>', 'exit 1 when anything was found ("finding"), or never because of findings').choices(['finding', 'never']).default('never'))
     .option('--bindings <file>', 'identifier binding rules, so that replay files re-create live ids on another target (default: bindings.json beside the contract; "none")')
-    .addOption(new Option('--profile <name>', 'error-code profile (default: from the contract title)').choices(['hermes', 'json-rpc']))
+    .addOption(new Option('--profile <name>', 'the gateway\'s profile (default: the first registered profile that recognises the contract)').choices(PROFILES.map((profile) => profile.name)))
     .option('--max-frame <bytes>', 'largest message relayed either way; a larger one closes that side with 1009 (default 100 MiB)', integerOption('--max-frame', 1024), 100 * 1024 * 1024)
     .option('--keep-running', 'keep listening when the upstream goes away (closes with 1001/1006/1012, or refuses connections)')
     .addHelpText(
@@ -75,7 +74,7 @@ Exit codes: 0 stopped (findings or not, unless --fail-on finding); 1 something w
 
 Examples:
   npx contract-gate proxy --upstream wss://staging.example.com/api/ws --port 8790 \\
-      --contract contracts/hermes/gateway.openrpc.json --client-contract desktop-2.4.openrpc.json
+      --contract gateway.openrpc.json --client-contract desktop-2.4.openrpc.json
   npx contract-gate proxy --upstream ws://127.0.0.1:8800/api/ws --duration 120 --fail-on finding`,
     )
     .action(async (options: ProxyCommandOptions) => {
@@ -83,11 +82,10 @@ Examples:
     });
 }
 
-function bindingsFor(option: string | undefined, contract: Contract): BindingRules {
+function bindingsFor(option: string | undefined, contract: Contract, profile: Profile): BindingRules {
   if (option === 'none') return NO_BINDINGS;
   if (option) return loadBindingRules(option);
-  const beside = join(dirname(contract.origin), 'bindings.json');
-  return !/^https?:/i.test(contract.origin) && existsSync(beside) ? loadBindingRules(beside) : NO_BINDINGS;
+  return profile.bindingsFor(contract);
 }
 
 /** A TCP connect to the upstream's host and port: fails fast when nothing listens, without opening a gateway connection. */
@@ -130,7 +128,8 @@ export async function proxyCommand(options: ProxyCommandOptions): Promise<number
   const shown = new Redactor([]).redactUrl(options.upstream);
   const server = await loadContract(options.contract);
   const client = options.clientContract ? await loadContract(options.clientContract) : undefined;
-  const bindings = bindingsFor(options.bindings, server);
+  const profile = resolveProfile(options.profile, server);
+  const bindings = bindingsFor(options.bindings, server, profile);
   await assertReachable(upstream, shown);
   const reportDir = resolve(options.reportDir);
   let stopWith: (reason: string) => void = () => undefined;
@@ -141,7 +140,7 @@ export async function proxyCommand(options: ProxyCommandOptions): Promise<number
     upstream: options.upstream,
     server,
     ...(client ? { client } : {}),
-    profile: profileFor(server.title, options.profile),
+    profile,
     host: options.host,
     port: options.port,
     maxPayload: options.maxFrame,

@@ -3,10 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { startGateway, type RunningGateway } from '../../gateway/index.js';
 import { type AuthSettings, connectionAuthFrom, describeAuth } from '../../src/client/authSettings.js';
-import { type ConnectionAuth, ticketAuth } from '../../src/client/connectionAuth.js';
+import type { ConnectionAuth } from '../../src/client/connectionAuth.js';
 import { connectTarget } from '../../src/client/connectTarget.js';
 import { RpcClient } from '../../src/client/rpcClient.js';
-import { DashboardLogin } from '../../src/client/dashboardLogin.js';
 import { Redactor } from '../../src/client/redact.js';
 import { tokenInUrl } from '../../src/client/targetUrl.js';
 import { loadContract } from '../../src/contracts/loadContract.js';
@@ -18,7 +17,8 @@ import { acceptsConnections } from '../../fixtures/targetHealth.js';
 import { readFileSync } from 'node:fs';
 import { runReplay } from '../../src/replay/replayRunner.js';
 import { readStatefulReplayFile, replayKindOf, STATEFUL_REPLAY_KIND } from '../../src/replay/statefulReplayFile.js';
-import { runStatefulReplay } from '../../src/replay/statefulReplayRunner.js';
+import { PROFILES, resolveProfile } from '../../profiles/index.js';
+import type { Profile } from '../../src/profile/profile.js';
 import { HarnessError } from '../../core/index.js';
 import { EXIT } from '../exitCodes.js';
 import { addAuthOptions, type AuthOptions, EMBEDDED_USER, resolveExternalAuth } from '../lib/authOptions.js';
@@ -90,7 +90,7 @@ async function framesReplayCommand(path: string, data: unknown, options: ReplayO
 }
 
 /** A recorded embedded gated run replays against a new gated gateway, with a login made up for it. */
-async function embeddedGateway(file: ReplayFile, token: string | undefined, options: ReplayOptions): Promise<{ gateway: RunningGateway; auth: ConnectionAuth | undefined }> {
+async function embeddedGateway(file: ReplayFile, profile: Profile, token: string | undefined, options: ReplayOptions): Promise<{ gateway: RunningGateway; auth: ConnectionAuth | undefined }> {
   const gated = file.gateway?.gated === true;
   const password = randomBytes(18).toString('base64url');
   const gateway = await startGateway({
@@ -101,15 +101,18 @@ async function embeddedGateway(file: ReplayFile, token: string | undefined, opti
     ...(gated ? { auth: { basicUser: EMBEDDED_USER, basicPassword: password } } : {}),
   });
   if (!gated) return { gateway, auth: undefined };
+  if (!profile.auth) throw new HarnessError('REPLAY_FILE_INVALID', `the replay was recorded against a gated gateway, but the ${profile.name} profile has no ticket login`);
   const via = options.ticketVia ?? (file.auth?.mode === 'ticket' ? file.auth.via : 'query');
-  return { gateway, auth: ticketAuth(new DashboardLogin({ kind: 'basic', user: EMBEDDED_USER, password }), via) };
+  const passwordEnv = 'CONTRACT_GATE_REPLAY_PASSWORD';
+  const tickets = profile.auth.ticketSource({ kind: 'basic', user: EMBEDDED_USER, passwordEnv }, { [passwordEnv]: password });
+  return { gateway, auth: profile.auth.ticketAuth(tickets, via) };
 }
 
 /** Explicit options first, then what the run recorded, then discovery (the legacy token fails fast on a gated target). */
-async function externalAuth(url: string, file: ReplayFile, options: ReplayOptions): Promise<AuthSettings> {
+async function externalAuth(url: string, file: ReplayFile, profile: Profile, options: ReplayOptions): Promise<AuthSettings> {
   const explicit = options.auth !== undefined || options.login !== undefined || options.cookieEnv !== undefined || options.ticketCommand !== undefined || options.credentialEnv !== undefined;
   if (!explicit && file.auth && file.auth.mode !== 'token') return file.auth;
-  return resolveExternalAuth(url, options, () => undefined);
+  return resolveExternalAuth(url, profile, options, () => undefined);
 }
 
 export async function replayCommand(path: string, options: ReplayOptions): Promise<number> {
@@ -118,6 +121,7 @@ export async function replayCommand(path: string, options: ReplayOptions): Promi
   if (isFramesReplay(raw)) return framesReplayCommand(path, raw, options);
   const file = readReplayFile(resolve(path));
   const contract = await loadContract(file.contracts[0] ?? '');
+  const profile = resolveProfile(file.profile, contract);
   const token = tokenFromEnv(options.tokenEnv);
   let gateway: RunningGateway | undefined;
   let auth: ConnectionAuth | undefined;
@@ -126,27 +130,27 @@ export async function replayCommand(path: string, options: ReplayOptions): Promi
     if (!file.embedded) {
       url = recordedTarget(file.target);
     } else {
-      ({ gateway, auth } = await embeddedGateway(file, token, options));
+      ({ gateway, auth } = await embeddedGateway(file, profile, token, options));
       url = gateway.url;
     }
   }
   if (!auth) {
-    const settings = await externalAuth(url, file, options);
+    const settings = await externalAuth(url, file, profile, options);
     if (settings.mode !== 'token') process.stdout.write(`contract-gate replay: auth: ${describeAuth(settings)}\n`);
-    auth = connectionAuthFrom(settings, token);
+    auth = connectionAuthFrom(settings, token, profile);
   }
   const redactor = new Redactor([token, tokenInUrl(url)]);
   process.stdout.write(`contract-gate replay: ${file.method} × ${file.check} (seed ${file.seed}) against ${gateway ? 'a new embedded reference gateway' : redactor.redactUrl(url)}\n`);
   if (isFrameReplay(file)) {
     try {
-      return await frameReplayCommand(file, contract, url, token, options.timeout, redactor);
+      return await frameReplayCommand(file, contract, profile, url, token, options.timeout, redactor);
     } finally {
       await gateway?.close();
     }
   }
-  const client = await connectTarget({ target: url, auth, readyTimeoutMs: file.profile === 'hermes' ? 2_000 : 0, requestTimeoutMs: options.timeout });
+  const client = await connectTarget({ target: url, auth, dialect: profile.wire.dialect, readyTimeoutMs: profile.wire.readyTimeoutMs, requestTimeoutMs: options.timeout });
   try {
-    const outcome = await runReplay(file, contract, client, options.timeout);
+    const outcome = await runReplay(file, contract, profile.codes, client, options.timeout);
     for (const exchange of outcome.exchanges) {
       process.stdout.write(`>> ${redactor.redact(exchange.requestText)}\n<< ${exchange.responseText !== undefined ? redactor.redact(exchange.responseText) : (exchange.failure?.message ?? '(nothing)')}\n`);
     }
@@ -189,7 +193,12 @@ async function statefulReplayCommand(path: string, options: ReplayOptions): Prom
     }
     const redactor = new Redactor([token, tokenInUrl(url)]);
     process.stdout.write(`contract-gate replay: ${file.check}, ${file.steps.length} call(s) (seed ${file.seed}) against ${file.embedded && !options.target ? 'a new embedded reference gateway' : redactor.redactUrl(url)}${reference ? ' and a fresh reference gateway' : ''}\n`);
-    const outcome = await runStatefulReplay(file, { target: url, ...(reference ? { reference } : {}), ...(token ? { token } : {}) }, options.timeout);
+    const profile = PROFILES.find((candidate) => candidate.statefulReplay?.models.includes(file.model));
+    if (!profile?.statefulReplay) throw new HarnessError('REPLAY_FILE_INVALID', `stateful replay of model ${file.model} is not supported by the command line; run it through the library (contract-gate/stateful)`);
+    const { dialect, readyTimeoutMs } = profile.wire;
+    const connect = (to: string, tokenOf: string | undefined) => (client: { name: string }) =>
+      RpcClient.connect({ url: to, dialect, readyTimeoutMs, requestTimeoutMs: options.timeout, ...(tokenOf ? { token: tokenOf } : {}), ...client });
+    const outcome = await profile.statefulReplay.replay(file, { target: connect(url, token), ...(reference ? { reference: connect(reference, undefined) } : {}) }, options.timeout);
     for (const line of outcome.calls) process.stdout.write(`${line}\n`);
     if (outcome.failure) {
       process.stdout.write(`REPRODUCED at step ${outcome.failure.index}: ${redactor.redact(outcome.failure.message)}\n`);
@@ -205,10 +214,10 @@ async function statefulReplayCommand(path: string, options: ReplayOptions): Prom
 }
 
 /** A replay written by `contract-gate proxy` for an event or server-request finding: the client's frames of one connection, re-sent in order. */
-async function frameReplayCommand(file: FrameReplayFile, contract: Contract, url: string, token: string | undefined, timeoutMs: number, redactor: Redactor): Promise<number> {
+async function frameReplayCommand(file: FrameReplayFile, contract: Contract, profile: Profile, url: string, token: string | undefined, timeoutMs: number, redactor: Redactor): Promise<number> {
   const target = new URL(url);
   if (token) target.searchParams.set('token', token);
-  const outcome = await runFrameReplay(file, contract, target.href, timeoutMs);
+  const outcome = await runFrameReplay(file, contract, profile, target.href, timeoutMs);
   for (const line of outcome.lines) process.stdout.write(`${redactor.redact(line).slice(0, 2_000)}\n`);
   if (outcome.reproduced) {
     process.stdout.write(`REPRODUCED: ${outcome.violations.map((v) => redactor.redact(v.message)).join('\n  ')}\n`);

@@ -1,15 +1,17 @@
 import { Command, Option } from 'commander';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { assertFaultNames } from '../../gateway/index.js';
 import { type AuthSettings, connectionAuthFrom, describeAuth } from '../../src/client/authSettings.js';
 import type { ConnectionAuth } from '../../src/client/connectionAuth.js';
 import { connectTarget } from '../../src/client/connectTarget.js';
 import { HttpRpcClient } from '../../src/client/httpClient.js';
 import { Redactor } from '../../src/client/redact.js';
 import { isHttpTarget, tokenInUrl } from '../../src/client/targetUrl.js';
-import { profileFor } from '../../src/checks/profile.js';
+import { allChecks, assertProfileOption, DEFAULT_PROFILE, PROFILES, resolveProfile } from '../../profiles/index.js';
+import type { Profile } from '../../src/profile/profile.js';
+import type { Contract } from '../../src/contracts/contractModel.js';
 import { loadContract } from '../../src/contracts/loadContract.js';
+import { GENERIC_CATALOGUE } from '../../src/checks/checkCatalogue.js';
 import { parseBaseline } from '../../src/report/baseline.js';
 import { parseMatrixJson } from '../../src/report/renderJson.js';
 import { HarnessError } from '../../core/index.js';
@@ -18,7 +20,7 @@ import { RUN_CONFIG_ENV, writeRunConfig } from '../../src/config/runConfigFile.j
 import { EXIT } from '../exitCodes.js';
 import { addAuthOptions, type AuthOptions, resolveEmbeddedAuth, resolveExternalAuth } from '../lib/authOptions.js';
 import { collect, integerOption, regexOption, seedOption, shardOption } from '../lib/options.js';
-import { DEFAULT_CONTRACT, HOOKS_EXTENSION, SUITES_CONFIG } from '../lib/repoPaths.js';
+import { SUITES_CONFIG } from '../lib/repoPaths.js';
 import { runPlaywright } from '../lib/runPlaywright.js';
 import { tokenFromEnv } from '../lib/tokens.js';
 
@@ -54,7 +56,7 @@ export interface RunOptions extends AuthOptions {
 /** Report entries a run writes; removed first so a reused folder never mixes two runs. */
 const GENERATED = ['matrix.json', 'matrix.md', 'matrix.html', 'junit.xml', 'allure-results', 'transcripts', 'replays', 'test-output', 'blob', 'run-config.json'];
 
-async function preflight(target: string, auth: ConnectionAuth, redactor: Redactor): Promise<void> {
+async function preflight(target: string, profile: Profile, auth: ConnectionAuth, redactor: Redactor): Promise<void> {
   if (isHttpTarget(target)) {
     const exchange = await new HttpRpcClient({ url: target, auth, requestTimeoutMs: 5_000 }).call('rpc.discover', []);
     if (exchange.failure && exchange.failure.code !== 'UNPARSEABLE_FRAME') {
@@ -62,7 +64,7 @@ async function preflight(target: string, auth: ConnectionAuth, redactor: Redacto
     }
     return;
   }
-  const client = await connectTarget({ target, auth, readyTimeoutMs: 1_000, connectTimeoutMs: 10_000 });
+  const client = await connectTarget({ target, auth, dialect: profile.wire.dialect, readyTimeoutMs: Math.min(1_000, profile.wire.readyTimeoutMs), connectTimeoutMs: 10_000 });
   await client.close();
 }
 
@@ -71,9 +73,9 @@ function defineRunOptions(command: Command): Command {
   command
     .description('Run the conformance suites against a target gateway (default: the embedded reference gateway).')
     .option('--target <url>', "gateway to test: ws(s)://host:port/api/ws, http(s)://host:port/api/rpc, or stdio:'<command>' (newline-delimited JSON-RPC on a spawned command's stdin/stdout, one process per connection) (default: start the embedded reference gateway)")
-    .option('--contract <file>', 'OpenRPC document of the target (repeatable; default: the full Hermes gateway contract, contracts/hermes/gateway.openrpc.json)', collect)
+    .option('--contract <file>', `OpenRPC document of the target (repeatable; a path or an http(s) URL; default: the ${DEFAULT_PROFILE.name} profile's own documents, served by the embedded reference gateway)`, collect)
     .option('--client-contract <file>', 'contract of the clients in the field: every payload they may send must be accepted (skew gate)')
-    .option('--extension <file>', 'extension document loaded beside the contract (default for Hermes: the session-hooks extension)', collect)
+    .option('--extension <file>', "extension document loaded beside the contract (repeatable; default: the profile's own extensions)", collect)
     .option('--token-env <var>', 'name of the environment variable holding the gateway token (never pass the token itself)')
     .addOption(new Option('--embedded-auth <mode>', 'mode of the embedded reference gateway: loopback (default) or gated (a basic login and tickets made up for the run)').choices(['loopback', 'gated']))
     .option('--auth-checks', 'run the (auth) row even when the target is not gated')
@@ -84,8 +86,8 @@ function defineRunOptions(command: Command): Command {
     .option('--baseline <file>', 'known failures [{method, check, reason}]: listed failures pass the gate, listed passes fail it as stale')
     .option('--shard <i/n>', 'run shard i of n (writes a blob report for `contract-gate merge`)', shardOption)
     .option('--fault <name>', 'start the embedded gateway with a fault switched on (self-test; repeatable; see `serve --list-faults`)', collect)
-    .option('--profile <name|file>', 'error-code profile: hermes, json-rpc, or a JSON profile file naming the target\'s own domain codes (see profiles/ and examples/profiles/eip-1474.json; default: from the contract title)')
-    .option('--bindings <file>', 'identifier binding rules (default: bindings.json beside a Hermes contract; "none" to disable)')
+    .option('--profile <name|file>', `the target's profile: ${PROFILES.map((p) => p.name).join(', ')}, or a JSON codes file extending one (see examples/profiles/eip-1474.json; default: the first profile that recognises the contract)`)
+    .option('--bindings <file>', 'identifier binding rules (default: the profile\'s, e.g. bindings.json beside its document; "none" to disable)')
     .option('--workers <n>', 'parallel Playwright workers (default: 2 in CI, else Playwright\'s default)', integerOption('--workers', 1))
     .option('--legacy-messages', 'embedded gateway speaks the v0.21.3 wording (no out-of-sync suffix)')
     .option('--secret-env <var>', 'environment variable whose value no error answer may carry (envelope.error-hygiene); redacted like the token (repeatable)', collect)
@@ -118,13 +120,29 @@ is stale; 2 usage or harness error (target unreachable, contract invalid, bad ar
 Examples:
   npx contract-gate run
   GATEWAY_TOKEN=… npx contract-gate run --target ws://127.0.0.1:9119/api/ws --token-env GATEWAY_TOKEN
-  HERMES_PASSWORD=… npx contract-gate run --target wss://staging.example/api/ws --auth ticket --login basic --user ci --password-env HERMES_PASSWORD
+  GATEWAY_PASSWORD=… npx contract-gate run --target wss://staging.example/api/ws --auth ticket --login basic --user ci --password-env GATEWAY_PASSWORD
   npx contract-gate run --contract node_modules/@metamask/api-specs/dist/build/openrpc.json
   npx contract-gate run --grep "@check:params\\.unknown-key" --seed 42`,
     )
     .action(async (options: RunOptions) => {
       setExitCode(await runCommand(options));
     });
+}
+
+/**
+ * What depends on the profile: the documents (the default profile's when none are named), the profile itself
+ * (named, a codes file, or the first that recognises the first document) and the extension documents (the
+ * profile's own when none are named). Loads and validates every document.
+ */
+async function resolveProfileDefaults(options: RunOptions): Promise<{ contractPaths: string[]; contracts: Contract[]; profile: Profile; profileOption: string | undefined; extensions: string[] }> {
+  const contractPaths = (options.contract?.length ? options.contract : DEFAULT_PROFILE.defaultContracts).map((p) => (/^https?:/.test(p) ? p : resolve(p)));
+  if (contractPaths.length === 0) throw new HarnessError('USAGE', 'no contract: pass --contract FILE (the target\'s OpenRPC document)');
+  const contracts = await Promise.all(contractPaths.map((path) => loadContract(path)));
+  if (options.profile !== undefined) assertProfileOption(options.profile);
+  const profileOption = options.profile === undefined ? undefined : PROFILES.some((p) => p.name === options.profile) ? options.profile : resolve(options.profile);
+  const profile = resolveProfile(profileOption, contracts[0]);
+  const extensions = (options.extension ?? profile.defaultExtensions(contracts)).map((p) => resolve(p));
+  return { contractPaths, contracts, profile, profileOption, extensions };
 }
 
 /** Checks the options and decides the run configuration (contracts loaded and validated, target reachable). */
@@ -137,30 +155,25 @@ export async function runConfigFor(options: RunOptions): Promise<RunConfig> {
   if (unset.length > 0) throw new HarnessError('USAGE', `--secret-env ${unset.join(', ')}: not set in the environment (name the variables that hold the secrets)`);
   const redactor = new Redactor([token]);
   if (options.target && options.fault?.length) throw new HarnessError('USAGE', '--fault switches the embedded gateway; it cannot be combined with --target');
-  try {
-    assertFaultNames(options.fault ?? []);
-  } catch (error) {
-    throw new HarnessError('USAGE', `--fault: ${(error as Error).message}`);
+  const { contractPaths, contracts, profile, profileOption, extensions } = await resolveProfileDefaults(options);
+  if (!options.target) {
+    if (!profile.referenceGateway) throw new HarnessError('USAGE', `the ${profile.name} profile embeds no reference gateway: pass --target`);
+    profile.referenceGateway.assertFaults(options.fault ?? []);
   }
-  const contractPaths = (options.contract?.length ? options.contract : [DEFAULT_CONTRACT]).map((p) => (/^https?:/.test(p) ? p : resolve(p)));
-  const contracts = await Promise.all(contractPaths.map((path) => loadContract(path)));
-  const profileOption = options.profile === undefined || options.profile === 'hermes' || options.profile === 'json-rpc' ? options.profile : resolve(options.profile);
-  if (profileOption && profileOption !== 'hermes' && profileOption !== 'json-rpc' && !existsSync(profileOption)) throw new HarnessError('USAGE', `--profile ${options.profile}: neither hermes, json-rpc nor an existing file`);
-  const profile = profileFor(contracts[0]?.title ?? '', profileOption);
-  const extensions = (options.extension ?? (profile.name === 'hermes' ? [HOOKS_EXTENSION] : [])).map((p) => resolve(p));
   await Promise.all(extensions.map((path) => loadContract(path)));
   if (options.clientContract) await loadContract(resolve(options.clientContract));
-  if (options.baseline) parseBaseline(readFileSync(resolve(options.baseline), 'utf8'), options.baseline);
+  const checks = GENERIC_CATALOGUE.with(profile.checks);
+  if (options.baseline) parseBaseline(readFileSync(resolve(options.baseline), 'utf8'), options.baseline, (id) => checks.has(id));
   if (options.bindings && options.bindings !== 'none' && !existsSync(options.bindings)) throw new HarnessError('USAGE', `--bindings ${options.bindings}: no such file`);
   const say = (line: string): void => void process.stdout.write(`contract-gate: ${line}\n`);
   if (options.target && options.embeddedAuth) throw new HarnessError('USAGE', '--embedded-auth sets the mode of the embedded gateway; it cannot be combined with --target');
   let auth: AuthSettings | undefined;
   let tokenEnv = options.tokenEnv;
   let runEnv: Record<string, string> = {};
-  if (options.target) auth = await resolveExternalAuth(options.target, options, say);
+  if (options.target) auth = await resolveExternalAuth(options.target, profile, options, say);
   else ({ settings: auth, env: runEnv, tokenEnv } = resolveEmbeddedAuth(options.embeddedAuth === 'gated', options));
   if (auth && auth.mode !== 'token') say(`auth: ${describeAuth(auth)}`);
-  if (options.target) await preflight(options.target, connectionAuthFrom(auth ?? { mode: 'token' }, token), redactor);
+  if (options.target) await preflight(options.target, profile, connectionAuthFrom(auth ?? { mode: 'token' }, token, profile), redactor);
   // Credentials made up for the embedded gateway reach the workers (and an in-process run) by environment, never by argument.
   Object.assign(process.env, runEnv);
 
@@ -224,7 +237,8 @@ function warnUnmatchedBaseline(baselinePath: string, reportDir: string): void {
   const matrixPath = join(reportDir, 'matrix.json');
   if (!existsSync(matrixPath)) return;
   const present = new Set(parseMatrixJson(readFileSync(matrixPath, 'utf8'), matrixPath).cells.map((c) => `${c.method}\u0000${c.check}`));
-  for (const entry of parseBaseline(readFileSync(baselinePath, 'utf8'), baselinePath)) {
+  const known = allChecks();
+  for (const entry of parseBaseline(readFileSync(baselinePath, 'utf8'), baselinePath, (id) => known.has(id))) {
     if (!present.has(`${entry.method}\u0000${entry.check}`)) {
       process.stderr.write(`contract-gate: warning: baseline entry ${entry.method} × ${entry.check} matches no check of this run (renamed or removed check, or filtered out by --grep/--shard)\n`);
     }

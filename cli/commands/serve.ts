@@ -18,7 +18,7 @@ import { HarnessError } from '../../core/index.js';
 import { secretFromEnv } from '../../src/client/authSettings.js';
 import { EXIT } from '../exitCodes.js';
 import { collect, integerOption } from '../lib/options.js';
-import { DEFAULT_CONTRACT, HOOKS_EXTENSION } from '../lib/repoPaths.js';
+import { DEFAULT_PROFILE } from '../../profiles/index.js';
 import { tokenFromEnv } from '../lib/tokens.js';
 
 interface ServeOptions {
@@ -53,8 +53,8 @@ interface ServeOptions {
 export function registerServeCommand(program: Command, setExitCode: (code: number) => void): void {
   program
     .command('serve')
-    .description('Serve the reference gateway (Hermes wire: /api/ws and /api/rpc) until SIGINT/SIGTERM.')
-    .option('--contract <file>', 'OpenRPC document(s) to serve (repeatable; default: the full Hermes gateway contract)', collect)
+    .description('Serve the reference gateway (/api/ws and /api/rpc) until SIGINT/SIGTERM.')
+    .option('--contract <file>', `OpenRPC document(s) to serve (repeatable; default: the ${DEFAULT_PROFILE.name} profile's documents)`, collect)
     .option('--extension <file>', 'extension document(s) served beside the contract (repeatable)', collect)
     .option('--no-hooks', 'do not serve the session-hooks extension (hooks.subscribe, session.reset)')
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
@@ -71,9 +71,9 @@ export function registerServeCommand(program: Command, setExitCode: (code: numbe
     .option('--data-dir <dir>', 'where session.save and spawn-tree files go (default: a temporary directory)')
     .option('--build-delay <ms>', 'delay of the agent build after session.create (default 50)', integerOption('--build-delay', 0))
     .option('--orphan-grace <ms>', 'grace window before a detached session is reaped (default 30000)', integerOption('--orphan-grace', 0))
-    .option('--seed <n>', 'seed of the schema-driven responder (methods without a Hermes handler)', integerOption('--seed'))
+    .option('--seed <n>', 'seed of the schema-driven responder (methods without a handler of their own)', integerOption('--seed'))
     .option('--server-request-timeout-ms <ms>', 'withdraw an unanswered server→client request (request.cancel, reason timeout) after this long; 0 never (default 30000)', integerOption('--server-request-timeout-ms', 0))
-    .option('--stdio', 'speak newline-delimited JSON-RPC on stdin/stdout instead of listening (as the Hermes TUI spawns tui_gateway.entry); exits when stdin ends')
+    .option('--stdio', 'speak newline-delimited JSON-RPC on stdin/stdout instead of listening (as a terminal client spawns its gateway); exits when stdin ends')
     .option('--plugin <NAME[:ARG]>', 'install a built-in session hook plugin (repeatable, in order; listed below)', collect)
     .option('--plugins-config <file>', 'JSON: a list of "NAME[:ARG]" or {name, arg?, priority?, mode?}, or {"plugins": [...], "hookTimeoutMs": n}; installed before --plugin')
     .option('--hook-timeout <ms>', 'time limit of one hook handler; one that exceeds it is logged and skipped (default 5000)', integerOption('--hook-timeout', 1))
@@ -85,8 +85,8 @@ export function registerServeCommand(program: Command, setExitCode: (code: numbe
       `
 Prints exactly one line, "contract-gate gateway listening on ws://HOST:PORT/api/ws", once it accepts
 connections. With --stdio, stdout is the wire instead: gateway.ready, then one JSON value per line (logs go to
-stderr with --verbose); it runs until stdin ends. Started with an older contract (e.g. contracts/hermes/session-lifecycle.pre-cwd-explicit.openrpc.json)
-it behaves as an older backend: keys that document does not declare are rejected with 4000.
+stderr with --verbose); it runs until stdin ends. Started with an older contract (one from before a key
+existed) it behaves as an older backend: keys that document does not declare are rejected with 4000.
 
 Built-in session hook plugins (meant for tests; priority 50; a config entry may set priority and mode):
 ${Object.values(BUILTIN_PLUGINS)
@@ -145,8 +145,8 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
   const hookSetup = servePlugins(options);
   const gated = gatedOptions(options);
   const token = options.token ?? tokenFromEnv(options.tokenEnv);
-  const contracts = (options.contract?.length ? options.contract : [DEFAULT_CONTRACT]).map((p) => resolve(p));
-  const extensions = (options.extension ?? (options.hooks && !options.contract?.length ? [HOOKS_EXTENSION] : [])).map((p) => resolve(p));
+  const contracts = (options.contract?.length ? options.contract : DEFAULT_PROFILE.defaultContracts).map((p) => resolve(p));
+  const extensions = (options.extension ?? (options.hooks && !options.contract?.length ? DEFAULT_PROFILE.defaultExtensions([]) : [])).map((p) => resolve(p));
   const gatewayOptions: GatewayOptions = {
     contractPaths: [...contracts, ...extensions],
     host: options.host,

@@ -4,6 +4,7 @@ import { loadContract } from '../../src/contracts/index.js';
 import { HarnessError } from '../../core/index.js';
 import { analyseSkew, analyseSkewMatrix, renderSkew, renderSkewMatrix, type SkewFormat, type SkewOptions } from '../../src/skew/index.js';
 import { EXIT } from '../exitCodes.js';
+import { resolveProfile } from '../../profiles/index.js';
 
 interface SkewCommandOptions {
   client?: string;
@@ -23,8 +24,8 @@ Direction:
   Unlike OpenAPI diff tools, this is not an old-to-new document diff. oasdiff, for example, rates a
   new optional request field as INFO (non-breaking): true for a new server and old clients, but a
   new client that sends that field to an old server whose model is closed
-  (additionalProperties: false) is rejected (Hermes: 4000 "invalid params for <method>: <field>:
-  Extra inputs are not permitted", elsewhere -32602). Run both directions, or --matrix.
+  (additionalProperties: false) is rejected (with the server profile's own code and wording where it
+  has one, elsewhere -32602). Run both directions, or --matrix.
 
 Exit codes:
   0  nothing breaking (warnings and info findings do not fail)
@@ -33,8 +34,7 @@ Exit codes:
      dangling $ref); the reason is printed to stderr
 
 Examples:
-  contract-gate skew --client contracts/hermes/session-lifecycle.openrpc.json \\
-                     --server contracts/hermes/session-lifecycle.pre-cwd-explicit.openrpc.json
+  contract-gate skew --client desktop-2.4.openrpc.json --server gateway-2.3.openrpc.json
   contract-gate skew --matrix old.openrpc.json new.openrpc.json --format md --output skew.md
 `;
 
@@ -58,7 +58,7 @@ async function runSkew(options: SkewCommandOptions, setExitCode: (code: number) 
     if (options.matrix.length < 2) throw new HarnessError('USAGE', `skew --matrix needs at least two documents (got ${options.matrix.length}); list every version to compare`);
     const contracts = [];
     for (const path of options.matrix) contracts.push(await loadContract(path));
-    const matrix = analyseSkewMatrix(contracts, analysis);
+    const matrix = analyseSkewMatrix(contracts, { ...analysis, ...(contracts[0] ? { serverCodes: resolveProfile(undefined, contracts[0]).codes } : {}) });
     await write(renderSkewMatrix(matrix, options.format), options.output);
     setExitCode(matrix.breaking ? EXIT.FAILED : EXIT.OK);
     return;
@@ -68,7 +68,7 @@ async function runSkew(options: SkewCommandOptions, setExitCode: (code: number) 
   }
   const client = await loadContract(options.client);
   const server = await loadContract(options.server);
-  const report = analyseSkew(client, server, analysis);
+  const report = analyseSkew(client, server, { ...analysis, serverCodes: resolveProfile(undefined, server).codes });
   await write(renderSkew(report, options.format), options.output);
   setExitCode(report.breaking ? EXIT.FAILED : EXIT.OK);
 }

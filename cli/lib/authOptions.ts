@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { HarnessError } from '../../core/index.js';
 import { type AuthSettings, describeAuth, secretFromEnv, type TicketLogin } from '../../src/client/authSettings.js';
 import type { TicketPresentation } from '../../src/client/connectionAuth.js';
-import { fetchAuthStatus, type AuthStatus } from '../../src/client/dashboardLogin.js';
+import type { Profile } from '../../src/profile/profile.js';
+import type { AuthStatus } from '../../src/profile/profileAuth.js';
 import { isStdioTarget } from '../../src/client/targetUrl.js';
 
 /** The auth options of `run` and `replay` (credentials are always named by environment variable). */
@@ -27,7 +28,7 @@ export function addAuthOptions(command: Command): Command {
     .option('--password-env <var>', 'name of the environment variable holding the --login basic password')
     .option('--cookie-env <var>', 'name of the environment variable holding an existing dashboard session cookie (name=value; any provider)')
     .option('--ticket-command <cmd>', 'shell command printing one fresh ticket per call, for any other provider (GATEWAY_TARGET_URL names the gateway)')
-    .addOption(new Option('--ticket-via <how>', 'how each ticket is presented: query (?ticket=, the default) or subprotocol (hermes-gateway-v1, hermes-gateway-ticket.<t>)').choices(['query', 'subprotocol']))
+    .addOption(new Option('--ticket-via <how>', 'how each ticket is presented: query (?ticket=, the default) or subprotocol (the profile\'s public subprotocol plus a ticket-bearing one)').choices(['query', 'subprotocol']))
     .option('--credential-env <var>', 'name of the environment variable holding the internal credential of --auth internal');
 }
 
@@ -78,10 +79,10 @@ function explicitSettings(options: AuthOptions): AuthSettings | undefined {
  * The auth of a run against an external target. Without --auth it is discovered from the dashboard's
  * `/api/status` (and said); the legacy token against a gated target fails fast with the options to use.
  */
-export async function resolveExternalAuth(target: string, options: AuthOptions, say: (line: string) => void): Promise<AuthSettings> {
+export async function resolveExternalAuth(target: string, profile: Profile, options: AuthOptions, say: (line: string) => void): Promise<AuthSettings> {
   const explicit = explicitSettings(options);
   if (explicit && explicit.mode !== 'token') return explicit;
-  const status = isStdioTarget(target) ? undefined : await fetchAuthStatus(target);
+  const status = isStdioTarget(target) || !profile.auth ? undefined : await profile.auth.discover(target);
   if (status?.authRequired) throw gatedError(`the target's dashboard (${new URL(target).host})`, status, explicit ? '--auth token (the legacy ?token=)' : options.tokenEnv ? 'the legacy token of --token-env' : 'connections without a ticket');
   if (!explicit) say(`auth: ${status ? `the target's /api/status says auth_required: false, so ` : ''}${options.tokenEnv ? 'the legacy token (?token=)' : 'no credential'}`);
   return { mode: 'token' };

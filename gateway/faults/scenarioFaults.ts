@@ -7,7 +7,7 @@ import { ErrorCode } from '../core/wireErrors.js';
 import { errorCode, errorReply, isPlainObject, onRequests, onResponses, onResults, reframed } from './frameRewrites.js';
 import type { FaultSeams, GatewayFault } from './faultTypes.js';
 
-const HERMES_DIR = join(GATEWAY_CONTRACTS_DIR, 'hermes');
+const HERMES_DIR = GATEWAY_CONTRACTS_DIR;
 
 /**
  * The Hermes document from before `cwd_explicit` that matches the served one: what an older backend validates

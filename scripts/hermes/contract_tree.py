@@ -63,14 +63,14 @@ class Variant:
 VARIANTS = {
     "seed": Variant(
         "seed",
-        "contracts/hermes/gateway.openrpc.json",
+        "profiles/hermes/contracts/gateway.openrpc.json",
         "2",
         "sessions.py rebuilt from the seed 001 capture: the current module, with session.create cwd_explicit, "
         "session.branch_stored and session.branch_whole",
     ),
     "stored": Variant(
         "stored",
-        "contracts/hermes/gateway.pre-cwd-explicit.openrpc.json",
+        "profiles/hermes/contracts/gateway.pre-cwd-explicit.openrpc.json",
         "1",
         "sessions.py as stored: the older module, without cwd_explicit, session.branch_stored and "
         "session.branch_whole",

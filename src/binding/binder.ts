@@ -1,12 +1,12 @@
 import type { EventFilter } from '../client/eventLog.js';
-import { describeOutcome, type Exchange, type GatewayEventParams, HarnessError, isJsonObject, type JsonObject, type JsonValue, outcomeOf } from '../../core/index.js';
+import { describeOutcome, type Exchange, type WireEvent, HarnessError, isJsonObject, type JsonObject, type JsonValue, outcomeOf } from '../../core/index.js';
 import { type BindingRules, type BindingStep, type MethodBinding, methodBindingOf, resourcesNamedBy } from './bindingRules.js';
 
 /** What the binder needs from a connection (the WebSocket client; HTTP targets have no events). */
 export interface RpcCaller {
   /** `paramsText` is `JSON.stringify(params)` when the caller has it; callers pass it on. */
   call(method: string, params?: unknown, options?: { timeoutMs?: number; paramsText?: string }): Promise<Exchange>;
-  waitForEvent?(filter: EventFilter, timeoutMs?: number): Promise<GatewayEventParams>;
+  waitForEvent?(filter: EventFilter, timeoutMs?: number): Promise<WireEvent>;
 }
 
 type Scope = Record<string, JsonValue>;

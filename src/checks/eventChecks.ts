@@ -1,26 +1,19 @@
 import type { ContractEvent } from '../contracts/contractModel.js';
 import { formatViolation, type SchemaValidators } from '../contracts/schemaValidators.js';
-import type { GatewayEventParams } from '../../core/index.js';
+import type { WireEvent } from '../../core/index.js';
+import type { WireDialect } from '../../core/wireDialect.js';
 import { violation, type Violation } from './violation.js';
 
-/** `event.envelope`: `{"jsonrpc":"2.0","method":"event","params":{type, session_id, payload?, seq?}}` without an id. */
-export function checkEventEnvelope(frame: Record<string, unknown>): Violation[] {
-  const params = frame['params'] as GatewayEventParams;
-  const name = typeof params?.type === 'string' ? params.type : '(no type)';
-  const problems: string[] = [];
-  if (frame['jsonrpc'] !== '2.0') problems.push(`jsonrpc is ${JSON.stringify(frame['jsonrpc'])}`);
-  if ('id' in frame) problems.push('it carries an id (events are notifications)');
-  if (typeof params?.type !== 'string') problems.push('params.type is not a string');
-  const isReady = params?.type === 'gateway.ready';
-  if (!isReady && typeof params?.session_id !== 'string') problems.push('params.session_id is not a string');
-  const sessionScoped = typeof params?.session_id === 'string' && params.session_id !== '';
-  if (sessionScoped && !(Number.isInteger(params.seq) && (params.seq as number) >= 1)) problems.push(`session event without an integer seq ≥ 1 (seq ${JSON.stringify(params.seq)})`);
-  if (isReady && (params.seq !== undefined || (params.session_id ?? '') !== '')) problems.push('gateway.ready carries a session_id or seq');
-  return problems.length === 0 ? [] : [violation('event.envelope', `event ${name}: ${problems.join('; ')}`)];
+/** `event.envelope`: a notification (no id, jsonrpc 2.0) of the shape the profile's wire dialect reads. */
+export function checkEventEnvelope(frame: Record<string, unknown>, dialect: WireDialect): Violation[] {
+  const event = dialect.readEvent(frame);
+  const name = typeof event?.type === 'string' ? event.type : typeof frame['method'] === 'string' ? frame['method'] : '(no type)';
+  const problems = dialect.envelopeProblems(frame);
+  return problems.length === 0 ? [] : [violation('event.envelope', `event ${name}: ${problems.map((problem) => problem.message).join('; ')}`)];
 }
 
 /** `event.payload-schema`: the payload matches the x-notifications schema; payload-less events carry none. */
-export function checkEventPayload(params: GatewayEventParams, declared: ContractEvent | undefined, validators: SchemaValidators): Violation[] {
+export function checkEventPayload(params: WireEvent, declared: ContractEvent | undefined, validators: SchemaValidators): Violation[] {
   if (!declared) return [];
   const where = `event ${params.type}${params.session_id ? ` (session ${params.session_id}, seq ${String(params.seq)})` : ''}`;
   if (declared.payloadless) {
@@ -37,7 +30,7 @@ export function checkEventPayload(params: GatewayEventParams, declared: Contract
  * `event.seq-monotonic`: per session, consecutive events increase seq by exactly one; sessions listed in
  * `createdHere` must start at 1 (their whole life was observed on this connection).
  */
-export function checkSeqSequence(events: readonly GatewayEventParams[], createdHere: ReadonlySet<string> = new Set()): Violation[] {
+export function checkSeqSequence(events: readonly WireEvent[], createdHere: ReadonlySet<string> = new Set()): Violation[] {
   const last = new Map<string, number>();
   const problems: Violation[] = [];
   for (const event of events) {

@@ -1,10 +1,10 @@
 import { describeOutcome, outcomeOf, type Exchange } from '../../core/index.js';
-import type { ContractProfile } from './profile.js';
+import type { CodeProfile } from './codeProfile.js';
 
 export type OutcomeClass = 'success' | 'domain-error' | 'contract-rejection' | 'unknown-method' | 'server-error' | 'no-answer' | 'malformed';
 
 /** Sorts an answer into the classes the params checks reason about. */
-export function classifyExchange(exchange: Exchange, profile: ContractProfile): OutcomeClass {
+export function classifyExchange(exchange: Exchange, profile: CodeProfile): OutcomeClass {
   const outcome = outcomeOf(exchange);
   switch (outcome.kind) {
     case 'result':

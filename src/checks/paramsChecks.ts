@@ -1,10 +1,10 @@
 import { outcomeOf, type Exchange } from '../../core/index.js';
 import { classifyExchange, describeExchange } from './outcomeClass.js';
-import type { ContractProfile } from './profile.js';
+import type { CodeProfile } from './codeProfile.js';
 import { violation, type Violation } from './violation.js';
 
 /** `params.valid-accepted`: success or a domain error; never a contract rejection, a server error, a drop or silence. */
-export function checkValidAccepted(exchange: Exchange, profile: ContractProfile): Violation[] {
+export function checkValidAccepted(exchange: Exchange, profile: CodeProfile): Violation[] {
   const kind = classifyExchange(exchange, profile);
   if (kind === 'success' || kind === 'domain-error') return [];
   // A frame with neither result nor error is an envelope fault, judged by envelope.result-xor-error.
@@ -16,7 +16,7 @@ export function checkValidAccepted(exchange: Exchange, profile: ContractProfile)
     'no-answer': 'no answer',
     malformed: 'an unparseable answer',
   };
-  const domain = profile.name === 'hermes' ? 'a domain error (4001–4999)' : 'a domain error (a code outside the reserved -32768..-32000 range)';
+  const domain = profile.domainErrorText;
   const outcome = outcomeOf(exchange);
   const implementationDefined =
     kind === 'server-error' && outcome.kind === 'error' && outcome.code >= -32099 && outcome.code <= -32000
@@ -31,12 +31,12 @@ export function checkValidAccepted(exchange: Exchange, profile: ContractProfile)
   ];
 }
 
-function declaredText(profile: ContractProfile): string {
+function declaredText(profile: CodeProfile): string {
   return profile.declaredErrorCodes?.length ? ` or one of the errors the method declares (${profile.declaredErrorCodes.join(', ')})` : '';
 }
 
 /** `params.unknown-key-rejected`: a closed model refuses an unknown key with the profile's code and a message naming its path. */
-export function checkUnknownKeyRejected(exchange: Exchange, dottedPath: string, profile: ContractProfile): Violation[] {
+export function checkUnknownKeyRejected(exchange: Exchange, dottedPath: string, profile: CodeProfile): Violation[] {
   const outcome = outcomeOf(exchange);
   const fail = (what: string): Violation[] => {
     const expected = `expected ${profile.unknownKeyCode} "${profile.unknownKeyMessageExample(exchange.method, dottedPath)}"`;
@@ -52,7 +52,7 @@ export function checkUnknownKeyRejected(exchange: Exchange, dottedPath: string, 
 }
 
 /** `params.unknown-key-tolerated`: an open model accepts an unknown key and answers as it does without it. */
-export function checkUnknownKeyTolerated(withKey: Exchange, withoutKey: Exchange, dottedPath: string, profile: ContractProfile): Violation[] {
+export function checkUnknownKeyTolerated(withKey: Exchange, withoutKey: Exchange, dottedPath: string, profile: CodeProfile): Violation[] {
   const withClass = classifyExchange(withKey, profile);
   const withoutClass = classifyExchange(withoutKey, profile);
   const withOutcome = outcomeOf(withKey);
@@ -74,7 +74,7 @@ export function checkInvalidNotAccepted(exchange: Exchange, mutation: string): V
   return [
     violation(
       'params.invalid-not-accepted',
-      `${exchange.method}: a contract-invalid payload (${mutation}) got a success; the wire accepts more than the contract says (Hermes' check_params_accepted flags this) — fix the handler or widen the contract`,
+      `${exchange.method}: a contract-invalid payload (${mutation}) got a success; the wire accepts more than the contract says — fix the handler or widen the contract`,
       exchange.id,
     ),
   ];

@@ -1,6 +1,6 @@
 import { HarnessError } from '../../core/index.js';
-import { type ConnectionAuth, internalAuth, noAuth, type TicketPresentation, type TicketSource, ticketAuth, tokenAuth } from './connectionAuth.js';
-import { commandTicketSource, DashboardLogin } from './dashboardLogin.js';
+import type { ProfileAuth } from '../profile/profileAuth.js';
+import { type ConnectionAuth, internalAuth, noAuth, type TicketPresentation, tokenAuth } from './connectionAuth.js';
 
 /** How tickets are obtained in gated mode. Secrets are named by environment variable, never held. */
 export type TicketLogin =
@@ -27,15 +27,18 @@ export function secretFromEnv(variable: string, option: string, env: NodeJS.Proc
   return value;
 }
 
-export function ticketSourceFor(login: TicketLogin, env: NodeJS.ProcessEnv = process.env): TicketSource {
-  if (login.kind === 'basic') return new DashboardLogin({ kind: 'basic', user: login.user, password: secretFromEnv(login.passwordEnv, '--password-env', env) });
-  if (login.kind === 'cookie') return new DashboardLogin({ kind: 'cookie', cookie: secretFromEnv(login.cookieEnv, '--cookie-env', env), variable: login.cookieEnv });
-  return commandTicketSource(login.command);
+/** The profile's ticket login, or a usage error when the target's family has none. */
+export function ticketLoginOf(profileAuth: ProfileAuth | undefined, profileName: string): ProfileAuth {
+  if (!profileAuth) throw new HarnessError('USAGE', `--auth ticket: the ${profileName} profile has no ticket login; use --auth token (--token-env) or --auth internal`);
+  return profileAuth;
 }
 
 /** The one auth every transport of a run uses, built from the settings and the environment. */
-export function connectionAuthFrom(settings: AuthSettings, token: string | undefined, env: NodeJS.ProcessEnv = process.env): ConnectionAuth {
-  if (settings.mode === 'ticket') return ticketAuth(ticketSourceFor(settings.login, env), settings.via);
+export function connectionAuthFrom(settings: AuthSettings, token: string | undefined, profile: { name: string; auth?: ProfileAuth }, env: NodeJS.ProcessEnv = process.env): ConnectionAuth {
+  if (settings.mode === 'ticket') {
+    const auth = ticketLoginOf(profile.auth, profile.name);
+    return auth.ticketAuth(auth.ticketSource(settings.login, env), settings.via);
+  }
   if (settings.mode === 'internal') return internalAuth(secretFromEnv(settings.credentialEnv, '--credential-env', env));
   return token ? tokenAuth(token) : noAuth();
 }

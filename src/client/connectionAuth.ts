@@ -1,4 +1,3 @@
-import { HarnessError } from '../../core/index.js';
 import type { Transport } from './transport.js';
 
 /** What one connection presents to the target, and what must never appear in any text the harness writes. */
@@ -70,11 +69,6 @@ export function authFor(options: { auth?: ConnectionAuth; token?: string }): Con
   return options.auth ?? (options.token ? tokenAuth(options.token) : noAuth());
 }
 
-/** The stable public subprotocol of the Hermes gateway; the only one a server may select. */
-export const GATEWAY_PROTOCOL = 'hermes-gateway-v1';
-/** A subprotocol `hermes-gateway-ticket.<ticket>` carries a ticket; it is a credential, never selected. */
-export const TICKET_PROTOCOL_PREFIX = 'hermes-gateway-ticket.';
-
 /** How a ticket travels on the upgrade: `?ticket=` or the subprotocol pair. */
 export type TicketPresentation = 'query' | 'subprotocol';
 
@@ -94,40 +88,6 @@ export interface MintedTicket {
   readonly ticket: string;
   /** How long the ticket stays valid, when the source says (`ttl_seconds` of the ticket endpoint). */
   readonly ttlSeconds: number | undefined;
-}
-
-/** The subprotocols that present `ticket`: the public protocol first, then the ticket-bearing one. */
-export function ticketProtocols(ticket: string): string[] {
-  return [GATEWAY_PROTOCOL, `${TICKET_PROTOCOL_PREFIX}${ticket}`];
-}
-
-/**
- * Hermes gated mode: a fresh single-use ticket for every connection, as `?ticket=` or as subprotocols. With the
- * subprotocol presentation the server must select exactly `hermes-gateway-v1`; anything else (the ticket-bearing
- * protocol echoed back, nothing) vetoes the connection. HTTP requests carry the source's session instead.
- */
-export function ticketAuth(source: TicketSource, via: TicketPresentation): ConnectionAuth & { readonly minted: () => number } {
-  let minted = 0;
-  return {
-    kind: 'ticket',
-    minted: () => minted,
-    present: async ({ transport, target }) => {
-      const secrets = [...source.secrets];
-      if (transport === 'stdio') return { secrets };
-      if (transport === 'http') {
-        if (!source.sessionHeaders) throw new HarnessError('USAGE', `an HTTP target in gated mode is called with a dashboard session: ${source.describe} has none; use --login basic or --cookie-env`);
-        return { headers: await source.sessionHeaders(target), secrets };
-      }
-      const { ticket } = await source.mint(target);
-      minted++;
-      secrets.push(ticket);
-      return via === 'query' ? { query: { ticket }, secrets } : { subprotocols: ticketProtocols(ticket), secrets };
-    },
-    refuse: ({ transport, selectedProtocol }) => {
-      if (transport !== 'ws' || via !== 'subprotocol' || selectedProtocol === GATEWAY_PROTOCOL) return undefined;
-      return `the server selected subprotocol "${selectedProtocol ?? ''}", not ${GATEWAY_PROTOCOL}`;
-    },
-  };
 }
 
 /** A server-spawned client's process-lifetime credential: `?internal=` on every connection. */

@@ -1,22 +1,22 @@
-import { type GatewayEventParams, HarnessError } from '../../core/index.js';
+import { type WireEvent, HarnessError } from '../../core/index.js';
 import { type Clock, systemClock } from './clock.js';
 
 export interface EventFilter {
   type?: string;
   sessionId?: string;
-  where?: (event: GatewayEventParams) => boolean;
+  where?: (event: WireEvent) => boolean;
   /** Only events at or after this index of the log (default 0: an event already received matches). */
   since?: number;
 }
 
 export interface RecordedEvent {
-  params: GatewayEventParams;
+  params: WireEvent;
   /** The whole notification frame, kept for envelope checks. */
   frame: Record<string, unknown>;
   receivedAt: number;
 }
 
-function matches(filter: EventFilter, event: GatewayEventParams): boolean {
+function matches(filter: EventFilter, event: WireEvent): boolean {
   return (
     (filter.type === undefined || event.type === filter.type) &&
     (filter.sessionId === undefined || event.session_id === filter.sessionId) &&
@@ -31,7 +31,7 @@ export class EventLog {
   readonly notifications: Array<Record<string, unknown>> = [];
   /** Events dropped because the log was full. */
   dropped = 0;
-  private readonly waiters = new Set<{ filter: EventFilter; resolve: (event: GatewayEventParams) => void }>();
+  private readonly waiters = new Set<{ filter: EventFilter; resolve: (event: WireEvent) => void }>();
   private readonly listeners = new Set<(event: RecordedEvent) => void>();
   /** Frame text lengths of `recorded`, index for index, for the size budget. */
   private readonly sizes: number[] = [];
@@ -48,12 +48,12 @@ export class EventLog {
     return this.recorded.length + this.dropped;
   }
 
-  all(filter: EventFilter = {}): GatewayEventParams[] {
+  all(filter: EventFilter = {}): WireEvent[] {
     const since = Math.max(0, (filter.since ?? 0) - this.dropped);
     return this.recorded.slice(since).map((r) => r.params).filter((e) => matches(filter, e));
   }
 
-  push(params: GatewayEventParams, frame: Record<string, unknown>, size = 0): void {
+  push(params: WireEvent, frame: Record<string, unknown>, size = 0): void {
     const entry = { params, frame, receivedAt: this.clock.now() };
     while (this.recorded.length > 0 && (this.recorded.length >= this.max || this.size + size > this.maxSize)) {
       this.recorded.shift();
@@ -82,7 +82,7 @@ export class EventLog {
   }
 
   /** The first event at or after `filter.since` that matches. */
-  first(filter: EventFilter): GatewayEventParams | undefined {
+  first(filter: EventFilter): WireEvent | undefined {
     for (let i = Math.max(0, (filter.since ?? 0) - this.dropped); i < this.recorded.length; i++) {
       const params = (this.recorded[i] as RecordedEvent).params;
       if (matches(filter, params)) return params;
@@ -90,13 +90,13 @@ export class EventLog {
     return undefined;
   }
 
-  waitFor(filter: EventFilter, timeoutMs: number): Promise<GatewayEventParams> {
+  waitFor(filter: EventFilter, timeoutMs: number): Promise<WireEvent> {
     const already = this.first(filter);
     if (already) return Promise.resolve(already);
     return new Promise((resolve, reject) => {
       const waiter = {
         filter,
-        resolve: (event: GatewayEventParams) => {
+        resolve: (event: WireEvent) => {
           this.clock.clearTimeout(timer);
           resolve(event);
         },

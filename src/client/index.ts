@@ -2,12 +2,8 @@ export { type Clock, systemClock, type TimerHandle } from './clock.js';
 export { splitCommandLine } from './commandLine.js';
 export {
   authFor,
-  GATEWAY_PROTOCOL,
   internalAuth,
   noAuth,
-  TICKET_PROTOCOL_PREFIX,
-  ticketAuth,
-  ticketProtocols,
   tokenAuth,
   type ConnectionAttempt,
   type ConnectionAuth,
@@ -17,8 +13,7 @@ export {
   type TicketPresentation,
   type TicketSource,
 } from './connectionAuth.js';
-export { AUTH_MODES, connectionAuthFrom, describeAuth, secretFromEnv, ticketSourceFor, type AuthSettings, type TicketLogin } from './authSettings.js';
-export { commandTicketSource, dashboardBase, DashboardLogin, fetchAuthStatus, type AuthStatus, type DashboardCredentials } from './dashboardLogin.js';
+export { AUTH_MODES, connectionAuthFrom, describeAuth, secretFromEnv, ticketLoginOf, type AuthSettings, type TicketLogin } from './authSettings.js';
 export { connectTarget, type ConnectTargetOptions } from './connectTarget.js';
 export { EventLog, type EventFilter, type RecordedEvent } from './eventLog.js';
 export { FlowControl, type FlowControlOptions, type FlowSlot, type SlotOutcome } from './flowControl.js';

@@ -1,4 +1,4 @@
-import { type GatewayEventParams, HarnessError } from '../../core/index.js';
+import { type WireEvent, HarnessError } from '../../core/index.js';
 import { authFor, type ConnectionCredentials } from './connectionAuth.js';
 import { splitCommandLine } from './commandLine.js';
 import { HttpTransport } from './httpTransport.js';
@@ -13,8 +13,8 @@ import { WebSocketTransport } from './wsTransport.js';
 
 export interface OpenedConnection {
   protocol: RpcProtocol;
-  /** The `gateway.ready` payload when the target sent one first. */
-  ready: GatewayEventParams | undefined;
+  /** The dialect's first event, when the target sent one first. */
+  ready: WireEvent | undefined;
 }
 
 /** A transport as it is being opened: HTTP has nothing to wait for. */
@@ -67,7 +67,7 @@ function createTransport(options: ConnectionOptions, credentials: ConnectionCred
 
 /**
  * Opens one connection: presents its credentials, starts the transport, lets the auth kind veto what was
- * opened, and waits for `gateway.ready` (WebSocket and stdio). A target that closes right away is no
+ * opened, and waits for the dialect's first event (WebSocket and stdio). A target that closes right away is no
  * connection: that is GATEWAY_UNREACHABLE with the reason, never a client that fails every call.
  */
 export async function openConnection(options: ConnectionOptions): Promise<OpenedConnection> {
@@ -87,11 +87,12 @@ export async function openConnection(options: ConnectionOptions): Promise<Opened
     transport.terminate();
     throw new HarnessError('GATEWAY_UNREACHABLE', `${shown} was refused by the ${auth.kind} auth: ${redactor.redact(refusal)}`);
   }
-  let ready: GatewayEventParams | undefined;
+  let ready: WireEvent | undefined;
+  const readyEvent = protocol.dialect.readyEvent;
   const readyTimeoutMs = options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
-  if (readyTimeoutMs > 0) {
+  if (readyEvent !== undefined && readyTimeoutMs > 0) {
     // A gateway that refuses the token accepts the upgrade and then closes (4401): that is not a connection.
-    ready = await Promise.race([protocol.events.waitFor({ type: 'gateway.ready' }, readyTimeoutMs).catch(() => undefined), protocol.closed.then(() => undefined)]);
+    ready = await Promise.race([protocol.events.waitFor({ type: readyEvent }, readyTimeoutMs).catch(() => undefined), protocol.closed.then(() => undefined)]);
   }
   const early = protocol.closeState;
   const ended = transport.closedWith;

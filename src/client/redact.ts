@@ -2,8 +2,9 @@
 export const REDACTED = '***';
 
 const CREDENTIAL_PARAMETER = /([?&](?:token|ticket|internal)=)[^&#\s"']+/gi;
-const TICKET_SUBPROTOCOL = /(hermes-gateway-ticket\.)[^,\s"']+/g;
-const TICKET_PREFIX = 'hermes-gateway-ticket.';
+/** A WebSocket subprotocol that carries a ticket (`<family>-ticket.<ticket>`): its value is a credential. */
+const TICKET_SUBPROTOCOL = /([\w.-]*?-ticket\.)[^,\s"']+/g;
+const TICKET_MARK = '-ticket.';
 const CREDENTIAL_NAMES = ['token', 'ticket', 'internal'];
 
 /**
@@ -49,7 +50,7 @@ export class Redactor {
     // Any token/ticket/internal query parameter or ticket-bearing subprotocol, even one we were not told about.
     // Frames are mostly long JSON without either marker: a scan for the marker is much cheaper than the pattern.
     if (mayHoldCredentialParameter(out)) out = out.replace(CREDENTIAL_PARAMETER, `$1${REDACTED}`);
-    if (out.includes(TICKET_PREFIX)) out = out.replace(TICKET_SUBPROTOCOL, `$1${REDACTED}`);
+    if (out.includes(TICKET_MARK)) out = out.replace(TICKET_SUBPROTOCOL, `$1${REDACTED}`);
     return out;
   }
 

@@ -1,4 +1,4 @@
-import type { Exchange, GatewayEventParams } from '../../core/index.js';
+import type { Exchange, WireEvent } from '../../core/index.js';
 import type { EventFilter } from './eventLog.js';
 import type { RpcClient } from './rpcClient.js';
 import type { CallOptions } from './rpcProtocol.js';
@@ -60,7 +60,7 @@ export class ResilientCaller {
     return client.call(method, params, options);
   }
 
-  async waitForEvent(filter: EventFilter, timeoutMs?: number): Promise<GatewayEventParams> {
+  async waitForEvent(filter: EventFilter, timeoutMs?: number): Promise<WireEvent> {
     return (await this.client()).waitForEvent(filter, timeoutMs);
   }
 

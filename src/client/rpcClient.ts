@@ -1,4 +1,4 @@
-import { type Exchange, type GatewayEventParams, HarnessError, type JsonValue, outcomeOf, RpcError } from '../../core/index.js';
+import { type Exchange, type WireEvent, HarnessError, type JsonValue, outcomeOf, RpcError } from '../../core/index.js';
 import type { EventFilter, EventLog } from './eventLog.js';
 import { openConnection } from './openConnection.js';
 import type { Redactor } from './redact.js';
@@ -13,12 +13,12 @@ export type { CloseInfo } from './rpcProtocol.js';
 
 /** A JSON-RPC client over a WebSocket or a child's stdio that records everything and never lets a hostile target hang a test. */
 export class RpcClient {
-  /** The `gateway.ready` payload when the target sent one first. */
-  ready: GatewayEventParams | undefined;
+  /** The dialect's first event, when the target sent one first. */
+  ready: WireEvent | undefined;
 
   private constructor(
     readonly protocol: RpcProtocol,
-    ready: GatewayEventParams | undefined,
+    ready: WireEvent | undefined,
   ) {
     this.ready = ready;
   }
@@ -30,7 +30,7 @@ export class RpcClient {
   }
 
   /** A client over a protocol that is already connected (any transport). */
-  static over(protocol: RpcProtocol, ready?: GatewayEventParams): RpcClient {
+  static over(protocol: RpcProtocol, ready?: WireEvent): RpcClient {
     return new RpcClient(protocol, ready);
   }
 
@@ -111,7 +111,7 @@ export class RpcClient {
     return this.protocol.nextStrayFrame(timeoutMs);
   }
 
-  waitForEvent(filter: EventFilter, timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS): Promise<GatewayEventParams> {
+  waitForEvent(filter: EventFilter, timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS): Promise<WireEvent> {
     return this.events.waitFor(filter, timeoutMs);
   }
 

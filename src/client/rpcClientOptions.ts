@@ -3,6 +3,7 @@ import type { ConnectionAuth } from './connectionAuth.js';
 import type { FlowControl } from './flowControl.js';
 import type { ServerRequestHandler, UnhandledServerRequests } from './serverRequests.js';
 import type { Transcript } from './transcript.js';
+import type { WireDialect } from '../../core/wireDialect.js';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
@@ -33,6 +34,8 @@ export interface ProtocolOptions {
   serverRequestTimeoutMs?: number;
   /** Time and timers (tests drive them by hand). */
   clock?: Clock;
+  /** How the target carries events and which event opens a connection (default: plain JSON-RPC notifications). */
+  dialect?: WireDialect;
 }
 
 export interface StdioOptions {
@@ -50,7 +53,7 @@ export interface RpcClientOptions extends ProtocolOptions {
   auth?: ConnectionAuth;
   origin?: string;
   connectTimeoutMs?: number;
-  /** How long to wait for a `gateway.ready` first frame; 0 = do not wait. */
+  /** How long to wait for the dialect's first event (when it has one); 0 = do not wait. */
   readyTimeoutMs?: number;
   /** Shared transcript (several connections of one test write into one). */
   transcript?: Transcript;

@@ -1,4 +1,4 @@
-import { type Exchange, type ExchangeFailure, type GatewayEventParams, isJsonObject, type RpcId } from '../../core/index.js';
+import { type Exchange, type ExchangeFailure, isJsonObject, type RpcId } from '../../core/index.js';
 import { AnsweredRequests } from './answeredRequests.js';
 import { type Clock, systemClock } from './clock.js';
 import { clipText, MAX_KEPT_TEXT } from './clipText.js';
@@ -17,6 +17,7 @@ import { DEFAULT_SERVER_REQUEST_TIMEOUT_MS, type ServerRequestRecord, ServerRequ
 import { StrayFrames } from './strayFrames.js';
 import type { Transcript } from './transcript.js';
 import type { Transport, TransportClose, TransportFrame } from './transport.js';
+import { JSON_RPC_DIALECT, type WireDialect } from '../../core/wireDialect.js';
 
 export interface CloseInfo {
   code: number;
@@ -42,6 +43,8 @@ export class RpcProtocol {
   readonly events: EventLog;
   readonly closed: Promise<CloseInfo>;
   private readonly clock: Clock;
+  /** How notifications are read as events. */
+  readonly dialect: WireDialect;
   private readonly pending = new PendingRequests();
   private readonly answered = new AnsweredRequests();
   private readonly stray: StrayFrames;
@@ -63,6 +66,7 @@ export class RpcProtocol {
     private readonly options: ProtocolOptions = {},
   ) {
     this.name = options.name ?? 'c1';
+    this.dialect = options.dialect ?? JSON_RPC_DIALECT;
     this.clock = options.clock ?? systemClock;
     this.events = new EventLog(options.maxEvents ?? DEFAULT_MAX_EVENTS, options.maxEventChars ?? DEFAULT_MAX_EVENT_CHARS, this.clock);
     this.stray = new StrayFrames(this.clock);
@@ -299,13 +303,13 @@ export class RpcProtocol {
       return;
     }
     if (typeof frame['method'] === 'string') {
-      if (frame['method'] === 'event' && isJsonObject(frame['params']) && !('id' in frame)) {
-        this.events.push(frame['params'] as unknown as GatewayEventParams, frame, text.length);
-      } else if ('id' in frame) {
+      if ('id' in frame) {
         this.server.receive(frame);
-      } else {
-        this.events.pushNotification(frame);
+        return;
       }
+      const event = this.dialect.readEvent(frame);
+      if (event) this.events.push(event, frame, text.length);
+      else this.events.pushNotification(frame);
       return;
     }
     this.onResponse(frame, text);

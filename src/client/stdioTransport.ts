@@ -34,9 +34,8 @@ function describeExit(code: number | null, signal: NodeJS.Signals | null): Pick<
 }
 
 /**
- * Newline-delimited JSON-RPC with a child process, both ways, as the Hermes TUI speaks to
- * `python -m tui_gateway.entry`: frames on stdin and stdout, stderr lines as transcript notes; the child
- * exiting is the connection closing.
+ * Newline-delimited JSON-RPC with a child process, both ways, as a terminal client speaks to the gateway it spawns:
+ * frames on stdin and stdout, stderr lines as transcript notes; the child exiting is the connection closing.
  */
 export class StdioTransport extends TransportEvents implements Transport {
   readonly kind = 'stdio';

@@ -17,9 +17,9 @@ export interface RunConfig {
   readonly extensions: readonly string[];
   /** The contract of the clients in the field (`--client-contract`). */
   readonly clientContract: string | undefined;
-  /** A built-in profile (`hermes`, `json-rpc`) or the absolute path of a profile file (`--profile FILE`). */
+  /** A registered profile's name (profiles/index.ts), `auto`, or the absolute path of a profile file (`--profile FILE`). */
   readonly profile: string;
-  /** Identifier binding rules: a file, `none`, or `auto` (bindings.json beside a Hermes contract). */
+  /** Identifier binding rules: a file, `none`, or `auto` (the profile's, e.g. bindings.json beside its document). */
   readonly bindings: string;
   readonly seed: number;
   /** Generated valid payloads per method, on top of the fixed examples. */
@@ -178,7 +178,7 @@ export function decodeRunConfig(text: string, origin: string): RunConfig {
   const read = new Reader(raw as Raw, origin);
   if ((raw as Raw)['version'] !== 1) read.fail('version', '1 (written by this version of contract-gate)');
   const profile = (raw as Raw)['profile'];
-  if (typeof profile !== 'string' || profile === '') read.fail('profile', '"hermes", "json-rpc" or the path of a profile file');
+  if (typeof profile !== 'string' || profile === '') read.fail('profile', "a registered profile's name, auto, or the path of a profile file");
   const grep = read.optionalString('grep');
   if (grep !== undefined) {
     try {

@@ -2,7 +2,7 @@ import { allOptionalValue, minimalValue } from '../../fuzz/index.js';
 import { Binder, type RpcCaller } from '../binding/binder.js';
 import { type BindingRules, methodBindingOf } from '../binding/bindingRules.js';
 import { classifyExchange, describeExchange } from '../checks/outcomeClass.js';
-import type { ContractProfile } from '../checks/profile.js';
+import type { CodeProfile } from '../checks/codeProfile.js';
 import { violation, type Violation } from '../checks/violation.js';
 import type { Contract, ContractMethod } from '../contracts/contractModel.js';
 import { isJsonObject, type JsonValue } from '../../core/index.js';
@@ -44,7 +44,7 @@ export interface ClientGateResult {
 export async function runClientContractGate(input: {
   client: Contract;
   method: ContractMethod;
-  profile: ContractProfile;
+  profile: CodeProfile;
   caller: RpcCaller;
   rules: BindingRules;
   timeoutMs: number;

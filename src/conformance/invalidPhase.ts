@@ -16,7 +16,7 @@ export interface InvalidPhaseOptions {
 
 /**
  * The negative phase: wrong types, missing required keys, nulls for non-null fields, out-of-range and boundary
- * values, each applied once to a bound valid payload. Hermes leaves these to handlers, so the only expectation
+ * values, each applied once to a bound valid payload. Many gateways leave these to handlers, so the only expectation
  * is that none of them succeeds.
  */
 export async function runInvalidPhase(options: InvalidPhaseOptions): Promise<CaseRecord[]> {

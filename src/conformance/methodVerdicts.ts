@@ -1,7 +1,7 @@
 import type { CheckId } from '../checks/checkCatalogue.js';
 import { ENVELOPE_CHECKS } from '../checks/envelopeChecks.js';
 import { checkInvalidNotAccepted, checkUnknownKeyRejected, checkUnknownKeyTolerated, checkValidAccepted } from '../checks/paramsChecks.js';
-import type { ContractProfile } from '../checks/profile.js';
+import type { CodeProfile } from '../checks/codeProfile.js';
 import { checkResultSchema } from '../checks/resultChecks.js';
 import { violation, type Violation } from '../checks/violation.js';
 import { isJsonObject, outcomeOf, type Exchange } from '../../core/index.js';
@@ -13,7 +13,7 @@ import { SILENT_REQUESTS_LIMIT } from './silenceBreaker.js';
 
 export interface VerdictInputs {
   method: string;
-  profile: ContractProfile;
+  profile: CodeProfile;
   records: readonly CaseRecord[];
   validateResult: SchemaCheck | undefined;
   setupFailures: readonly SetupFailure[];

@@ -18,7 +18,7 @@ export interface ProbePhaseOptions {
 
 /**
  * Probes that the schema settles. A by-name method's top level says nothing about unknown params: it is probed
- * as closed where the profile says so (Hermes), and left out otherwise.
+ * as closed where the profile says so (`byNameParams: closed`), and left out otherwise.
  */
 function decisiveProbes(method: ContractMethod, resolver: SchemaResolver, value: JsonValue, byNameTopLevel: 'closed' | 'unspecified'): UnknownKeyProbe[] {
   let probes: UnknownKeyProbe[];

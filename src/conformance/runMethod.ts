@@ -1,6 +1,6 @@
 import { Binder, type RpcCaller } from '../binding/binder.js';
 import type { BindingRules } from '../binding/bindingRules.js';
-import { withDeclaredErrors, type ContractProfile } from '../checks/profile.js';
+import { withDeclaredErrors, type CodeProfile } from '../checks/codeProfile.js';
 import { type Exchange, type JsonSchema, outcomeOf } from '../../core/index.js';
 import { SchemaMemo } from '../../fuzz/index.js';
 import type { Contract, ContractMethod } from '../contracts/contractModel.js';
@@ -17,7 +17,7 @@ import { runValidPhase } from './validPhase.js';
 export interface RunMethodOptions {
   contract: Contract;
   method: ContractMethod;
-  profile: ContractProfile;
+  profile: CodeProfile;
   validators: SchemaValidators;
   caller: RpcCaller;
   rules: BindingRules;

@@ -1,6 +1,6 @@
 import type { RpcCaller } from '../binding/binder.js';
 import type { EventFilter } from '../client/eventLog.js';
-import type { Exchange, GatewayEventParams } from '../../core/index.js';
+import type { Exchange, WireEvent } from '../../core/index.js';
 
 /** Requests in a row that may go unanswered before the rest of a method's cases are skipped. */
 export const SILENT_REQUESTS_LIMIT = 3;
@@ -17,7 +17,7 @@ function silent(exchange: Exchange, timeoutMs: number): boolean {
  * then costs a few timeouts per method instead of one per case (tens of minutes for a contract at 5 s each).
  */
 export class SilenceBreaker implements RpcCaller {
-  readonly waitForEvent?: (filter: EventFilter, timeoutMs?: number) => Promise<GatewayEventParams>;
+  readonly waitForEvent?: (filter: EventFilter, timeoutMs?: number) => Promise<WireEvent>;
   private silentInARow = 0;
   private readonly unsent = new WeakSet<Exchange>();
 

@@ -28,7 +28,7 @@ function isObjectSchema(schema: JsonSchema, resolver: SchemaResolver): boolean {
 function paramStructureOf(raw: JsonObject, descriptors: ParamDescriptor[], resolver: SchemaResolver): ParamStructure {
   const declared = raw['paramStructure'];
   const only = descriptors[0];
-  // Hermes layout A: a single descriptor named "params" whose schema is the whole params object, no paramStructure.
+  // The params-object layout: a single descriptor named "params" whose schema is the whole params object, no paramStructure.
   if (declared === undefined && descriptors.length === 1 && only?.name === 'params' && isObjectSchema(only.schema, resolver)) {
     return 'object';
   }
@@ -87,7 +87,10 @@ function isEmptyClosedObject(schema: JsonSchema | undefined): boolean {
   );
 }
 
-/** Layout A `x-notifications` and layout B `x-hermes-event-types` (spec §5.1/§5.3). */
+/** A vendor's list of typed events or of server requests: `x-<vendor>-event-types`, `x-<vendor>-server-requests`. */
+const vendorKey = (document: JsonObject, suffix: string): string | undefined => Object.keys(document).find((key) => key.startsWith('x-') && key.endsWith(`-${suffix}`) && key.length > suffix.length + 3);
+
+/** `x-notifications` (content descriptors with a `payload` param), or a vendor's `x-<vendor>-event-types` list of `{type, payload}`. */
 function eventsOf(document: JsonObject): ContractEvent[] {
   const events: ContractEvent[] = [];
   const layoutA = document['x-notifications'];
@@ -106,12 +109,13 @@ function eventsOf(document: JsonObject): ContractEvent[] {
       });
     });
   }
-  const layoutB = document['x-hermes-event-types'];
+  const typedKey = vendorKey(document, 'event-types');
+  const layoutB = typedKey === undefined ? undefined : document[typedKey];
   if (Array.isArray(layoutB)) {
     layoutB.forEach((raw, index) => {
       if (!isJsonObject(raw) || typeof raw['type'] !== 'string') return;
       const payload = raw['payload'] === undefined ? undefined : asSchema(raw['payload']);
-      events.push({ name: raw['type'], summary: undefined, payloadSchema: payload, payloadless: isEmptyClosedObject(payload), pointer: `/x-hermes-event-types/${index}` });
+      events.push({ name: raw['type'], summary: undefined, payloadSchema: payload, payloadless: isEmptyClosedObject(payload), pointer: `/${typedKey ?? ''}/${index}` });
     });
   }
   return events;
@@ -129,7 +133,8 @@ export function buildContract(document: JsonObject, origin: string): Contract {
   const methods = rawMethods
     .map((raw, index) => methodOf(document, raw, `/methods/${index}`, resolver))
     .filter((m): m is ContractMethod => m !== undefined);
-  const rawRequests = document['x-server-requests'] ?? document['x-hermes-server-requests'];
+  const vendorRequests = vendorKey(document, 'server-requests');
+  const rawRequests = document['x-server-requests'] ?? (vendorRequests === undefined ? undefined : document[vendorRequests]);
   const serverRequests = (Array.isArray(rawRequests) ? rawRequests : [])
     .map((raw, index) => methodOf(document, raw, `/x-server-requests/${index}`, resolver))
     .filter((m): m is ContractMethod => m !== undefined);

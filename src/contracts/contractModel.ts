@@ -2,7 +2,7 @@ import type { JsonObject, JsonSchema, JsonValue, SchemaResolver } from '../../co
 
 /**
  * How a method's params travel on the wire.
- * - `object`: the Hermes layout, one descriptor named `params` whose schema is the whole params object (sent as is);
+ * - `object`: the params-object layout, one descriptor named `params` whose schema is the whole params object (sent as is);
  * - `by-name`: standard OpenRPC by-name params, an object keyed by descriptor names;
  * - `by-position`: standard OpenRPC positional params, an array in descriptor order.
  */
@@ -22,7 +22,7 @@ export interface ContractMethod {
   declaredStructure: 'by-name' | 'by-position' | 'either';
   descriptors: ParamDescriptor[];
   /**
-   * One schema for the whole wire `params` value: the Hermes params model, a synthesized object for by-name
+   * One schema for the whole wire `params` value: the params-object model, a synthesized object for by-name
    * (properties = descriptors; its top level says nothing about unknown keys) or a tuple schema for by-position.
    */
   paramsSchema: JsonSchema;

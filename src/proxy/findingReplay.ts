@@ -1,6 +1,6 @@
 import type { BindingRules } from '../binding/bindingRules.js';
 import type { Redactor } from '../client/redact.js';
-import type { ContractProfile } from '../checks/profile.js';
+import type { CodeProfile } from '../checks/codeProfile.js';
 import type { CaseRecord } from '../conformance/methodRunTypes.js';
 import { buildReplayFile, type ReplayFile } from '../replay/replayFile.js';
 import { isJsonObject, type JsonValue } from '../../core/index.js';
@@ -35,7 +35,7 @@ const EXCHANGE_CHECKS = new Set([
 export interface ReplayContext {
   upstream: string;
   contracts: string[];
-  profile: ContractProfile;
+  profile: CodeProfile;
   bindings: BindingRules;
   redactor: Redactor;
 }
@@ -81,7 +81,7 @@ function exchangeReplay(record: FindingRecord, context: ReplayContext): ReplayFi
     target: context.upstream,
     embedded: false,
     contracts: context.contracts,
-    profile: context.profile.name,
+    profile: context.profile.label,
     check: first.check,
     counterexample: { seed: 0, shrinks: 0, record: caseRecord },
     bindings: context.bindings,
@@ -121,7 +121,7 @@ function frameReplay(record: FindingRecord, connection: ConnectionRecord, contex
     target: context.upstream,
     embedded: false,
     contracts: context.contracts,
-    profile: context.profile.name,
+    profile: context.profile.label,
     check: first.check,
     counterexample: {
       seed: 0,

@@ -3,13 +3,14 @@ import { ENVELOPE_CHECKS, type EnvelopeCheckId } from '../checks/envelopeChecks.
 import { checkEventEnvelope, checkEventPayload, checkSeqSequence } from '../checks/eventChecks.js';
 import { classifyExchange, describeExchange } from '../checks/outcomeClass.js';
 import { checkInvalidNotAccepted, checkUnknownKeyRejected, checkValidAccepted } from '../checks/paramsChecks.js';
-import type { ContractProfile } from '../checks/profile.js';
+import type { CodeProfile } from '../checks/codeProfile.js';
+import { JSON_RPC_DIALECT, type WireDialect } from '../../core/wireDialect.js';
 import { checkResultSchema } from '../checks/resultChecks.js';
 import { violation, type Violation } from '../checks/violation.js';
 import type { Contract, ContractMethod } from '../contracts/contractModel.js';
 import { formatViolation, SchemaValidators, type SchemaViolation } from '../contracts/schemaValidators.js';
-import { envelopeProblems } from '../scenarios/serverRequestScenarios.js';
-import { isJsonObject, outcomeOf, type Correlation, type Exchange, type GatewayEventParams, type JsonSchema, type RpcId } from '../../core/index.js';
+import { serverRequestProblems } from '../checks/serverRequestChecks.js';
+import { isJsonObject, outcomeOf, type Correlation, type Exchange, type WireEvent, type JsonSchema, type RpcId } from '../../core/index.js';
 import type { FrameFinding, FrameSide, ObservedRequest } from './findings.js';
 import { dottedPathOf, requestShape, type RequestShape } from './requestShape.js';
 
@@ -17,7 +18,11 @@ export interface FrameJudgeOptions {
   server: Contract;
   /** The contract of the watched client, when known: what it may send. */
   client?: Contract;
-  profile: ContractProfile;
+  profile: CodeProfile;
+  /** How the target carries events (default: plain JSON-RPC notifications). */
+  dialect?: WireDialect;
+  /** Methods the gateway answers before dispatch, without its contract (never judged against it). */
+  inlineMethods?: readonly string[];
   /** Longer frames are relayed but not parsed (default 8 MiB). */
   maxJudgedChars?: number;
 }
@@ -72,7 +77,7 @@ interface ConnectionState {
   /** Keys of answered requests (bounded), to recognise a second answer. */
   answered: Map<string, string>;
   serverPending: Map<string, PendingServerRequest>;
-  lastEvent: Map<string, GatewayEventParams>;
+  lastEvent: Map<string, WireEvent>;
   createdHere: Set<string>;
   liveSessions: Set<string>;
 }
@@ -92,16 +97,6 @@ const ENVELOPE_PATHS: Record<EnvelopeCheckId, string> = {
   'envelope.result-xor-error': '(root)',
   'envelope.error-shape': 'error',
 };
-
-/** The first field `checkEventEnvelope` complains about, in its own order. */
-function eventEnvelopePath(frame: Record<string, unknown>): string {
-  const params = isJsonObject(frame['params']) ? frame['params'] : {};
-  if (frame['jsonrpc'] !== '2.0') return 'jsonrpc';
-  if ('id' in frame) return 'id';
-  if (typeof params['type'] !== 'string') return 'params.type';
-  if (params['type'] !== 'gateway.ready' && typeof params['session_id'] !== 'string') return 'params.session_id';
-  return params['type'] === 'gateway.ready' ? 'params' : 'params.seq';
-}
 
 function parse(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
@@ -134,11 +129,13 @@ export class FrameStreamJudge {
   private readonly connections = new Map<string, ConnectionState>();
   private readonly tally = new Map<string, JudgedCell>();
   private readonly validators: SchemaValidators;
+  private readonly dialect: WireDialect;
   private readonly clientValidators: SchemaValidators | undefined;
   private readonly maxJudgedChars: number;
 
   constructor(private readonly options: FrameJudgeOptions) {
     this.validators = new SchemaValidators(options.server);
+    this.dialect = options.dialect ?? JSON_RPC_DIALECT;
     this.clientValidators = options.client ? new SchemaValidators(options.client) : undefined;
     this.maxJudgedChars = options.maxJudgedChars ?? 8 * 1024 * 1024;
   }
@@ -245,9 +242,9 @@ export class FrameStreamJudge {
     return this.judgeServerRequestAnswer(conn, asked, frame, text, at);
   }
 
-  /** Hermes answers `gateway.ping` inline, before dispatch and without a contract (spec §1.3). */
+  /** A method the gateway answers inline, before dispatch and without its contract. */
   private isWireMethod(method: string): boolean {
-    return this.options.profile.hasGatewayEvents && method === 'gateway.ping';
+    return this.options.inlineMethods?.includes(method) ?? false;
   }
 
   private judgeServerRequestAnswer(conn: string, asked: PendingServerRequest, frame: Record<string, unknown>, text: string, at: number): FrameFinding[] {
@@ -276,7 +273,7 @@ export class FrameStreamJudge {
 
   private serverFrame(conn: string, state: ConnectionState, frame: Record<string, unknown>, text: string, at: number): FrameFinding[] {
     const method = frame['method'];
-    if (method === 'event') return this.judgeEvent(conn, state, frame, text, at);
+    if (this.dialect.claims(frame)) return this.judgeEvent(conn, state, frame, text, at);
     if (typeof method === 'string') return 'id' in frame ? this.judgeServerRequest(conn, state, frame, method, text, at) : [];
     const id = frame['id'];
     const exactly = state.pending.get(exactKey(id));
@@ -419,14 +416,14 @@ export class FrameStreamJudge {
   }
 
   private judgeEvent(conn: string, state: ConnectionState, frame: Record<string, unknown>, text: string, at: number): FrameFinding[] {
-    const params = (isJsonObject(frame['params']) ? frame['params'] : {}) as GatewayEventParams;
+    const params = (this.dialect.readEvent(frame) ?? {}) as WireEvent;
     const type = typeof params.type === 'string' ? params.type : '(no type)';
     const base = { conn, subject: type, kind: 'event' as const, at, frame: text };
-    const findings = this.apply(base, 'event.envelope', checkEventEnvelope(frame), () => eventEnvelopePath(frame));
+    const findings = this.apply(base, 'event.envelope', checkEventEnvelope(frame, this.dialect), () => this.dialect.envelopeProblems(frame)[0]?.member ?? '(root)');
     const declared = this.options.server.event(type);
     if (declared) {
       findings.push(
-        ...this.apply(base, 'event.payload-schema', checkEventPayload(params, declared, this.validators), () => {
+        ...this.apply(base, 'event.payload-schema', checkEventPayload(params as WireEvent, declared, this.validators), () => {
           const first = declared.payloadSchema && params.payload !== undefined ? this.validators.check(declared.payloadSchema, params.payload)[0] : undefined;
           return first ? dottedPathOf(first, 'payload') : 'payload';
         }),
@@ -452,7 +449,7 @@ export class FrameStreamJudge {
     state.serverPending.set(exactKey(id), { method, declared, id, params: frame['params'], text, at });
     const base = { conn, subject: method, kind: 'server-request' as const, at, frame: text };
     const problems = declared
-      ? envelopeProblems(frame, { contract: server, request: declared, validators: this.validators, seed: 0 }, state.liveSessions)
+      ? serverRequestProblems(frame, { request: declared, validators: this.validators }, state.liveSessions)
       : [`the server contract (${server.title} ${server.version}) declares no server request ${method}`];
     const path = (): string => {
       if (!declared) return 'method';

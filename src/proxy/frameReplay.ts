@@ -1,5 +1,5 @@
 import { WebSocket } from 'ws';
-import { profileFor } from '../checks/profile.js';
+import type { Profile } from '../profile/profile.js';
 import { violation, type Violation } from '../checks/violation.js';
 import type { Contract } from '../contracts/contractModel.js';
 import { isJsonObject } from '../../core/index.js';
@@ -52,8 +52,8 @@ const translate = (text: string, ids: Map<string, string>): string => {
  * request's answer, and judges both directions with the proxy's judge: reproduced when the recorded subject × check
  * fails again.
  */
-export async function runFrameReplay(file: FrameReplayFile, server: Contract, url: string, timeoutMs: number): Promise<FrameReplayOutcome> {
-  const judge = new FrameStreamJudge({ server, profile: profileFor(server.title, file.profile) });
+export async function runFrameReplay(file: FrameReplayFile, server: Contract, profile: Profile, url: string, timeoutMs: number): Promise<FrameReplayOutcome> {
+  const judge = new FrameStreamJudge({ server, profile: profile.codes, dialect: profile.wire.dialect, inlineMethods: profile.wire.inlineMethods });
   const findings: FrameFinding[] = [];
   const lines: string[] = [];
   const answers = new Map<string, string>();

@@ -139,7 +139,7 @@ export function writeProxyReport(input: ProxyReportInput): ProxyReport {
   write(dir, 'matrix.md', renderMarkdown(matrix));
   write(dir, 'matrix.html', renderHtml(matrix));
   write(dir, 'junit.xml', renderJunit(matrix, 'contract-gate proxy'));
-  const skew = skewSummary(watch.judge.skew.values(), server, client);
+  const skew = skewSummary(watch.judge.skew.values(), server, client, watch.options.profile);
   const redact = (text: string): string => watch.redactor.redact(text);
   const findingsJson = findings.map((record) => ({
     at: new Date(record.first.at).toISOString(),

@@ -1,16 +1,21 @@
 import { clipText } from '../client/clipText.js';
 import { Redactor } from '../client/redact.js';
 import { Transcript } from '../client/transcript.js';
-import type { ContractProfile } from '../checks/profile.js';
+import type { CodeProfile } from '../checks/codeProfile.js';
 import type { Contract } from '../contracts/contractModel.js';
 import { FindingLedger, type FrameFinding, type FrameSide } from './findings.js';
 import { FrameStreamJudge } from './frameJudge.js';
 import type { ConnectionInfo, RelayTap } from './relay.js';
+import type { WireDialect } from '../../core/wireDialect.js';
 
 export interface ProxyWatchOptions {
   server: Contract;
   client?: Contract;
-  profile: ContractProfile;
+  profile: CodeProfile;
+  /** How the gateway carries events (default: plain JSON-RPC notifications). */
+  dialect?: WireDialect;
+  /** Methods the gateway answers inline, without its contract. */
+  inlineMethods?: readonly string[];
   /** Receives one line per new finding, and one per refused or unreachable upgrade. */
   live?: (line: string) => void;
   /** The upstream went away (an upstream close 1001/1006/1012, or unreachable): the CLI stops then. */
@@ -60,7 +65,7 @@ export class ProxyWatch implements RelayTap {
   private readonly now: () => number;
 
   constructor(readonly options: ProxyWatchOptions) {
-    this.judge = new FrameStreamJudge({ server: options.server, profile: options.profile, ...(options.client ? { client: options.client } : {}), ...(options.maxJudgedChars ? { maxJudgedChars: options.maxJudgedChars } : {}) });
+    this.judge = new FrameStreamJudge({ server: options.server, profile: options.profile, ...(options.dialect ? { dialect: options.dialect } : {}), ...(options.inlineMethods ? { inlineMethods: options.inlineMethods } : {}), ...(options.client ? { client: options.client } : {}), ...(options.maxJudgedChars ? { maxJudgedChars: options.maxJudgedChars } : {}) });
     this.redactor = new Redactor(options.secrets ?? []);
     this.now = options.now ?? Date.now;
   }

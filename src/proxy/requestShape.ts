@@ -20,7 +20,7 @@ export function dottedPathOf(violation: SchemaViolation, prefix = ''): string {
   return path === '' ? '(root)' : path;
 }
 
-/** A Hermes request without params is read as `{}` (the gateway does the same); by-position as `[]`. */
+/** A params-object request without params is read as `{}` (as such gateways do); by-position as `[]`. */
 function wireParams(method: ContractMethod, params: unknown): unknown {
   if (params !== undefined) return params;
   return method.paramStructure === 'by-position' ? [] : {};

@@ -1,5 +1,5 @@
 import type { Contract } from '../contracts/contractModel.js';
-import { analyseSkew } from '../skew/index.js';
+import { analyseSkew, type SkewOptions } from '../skew/index.js';
 import type { SkewObservation } from './frameJudge.js';
 
 const side = (contract: Contract): string => `${contract.title} v${contract.version}`;
@@ -10,8 +10,8 @@ const side = (contract: Contract): string => `${contract.title} v${contract.vers
  * whether `contract-gate skew` predicts it for the two documents. Keys the client's own contract does not allow
  * either are a client defect, not skew, and are left out.
  */
-export function skewSummary(observations: Iterable<SkewObservation>, server: Contract, client: Contract | undefined): string[] {
-  const predicted = client ? analyseSkew(client, server).findings.filter((f) => f.direction === 'request' || f.direction === 'method') : [];
+export function skewSummary(observations: Iterable<SkewObservation>, server: Contract, client: Contract | undefined, serverCodes?: SkewOptions['serverCodes']): string[] {
+  const predicted = client ? analyseSkew(client, server, serverCodes ? { serverCodes } : {}).findings.filter((f) => f.direction === 'request' || f.direction === 'method') : [];
   const clientSide = client ? side(client) : 'an unknown contract (pass --client-contract to name it)';
   const lines: string[] = [];
   for (const seen of observations) {

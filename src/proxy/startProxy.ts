@@ -1,5 +1,5 @@
 import { NO_BINDINGS, type BindingRules } from '../binding/bindingRules.js';
-import { profileFor, type ContractProfile } from '../checks/profile.js';
+import type { Profile } from '../profile/profile.js';
 import type { Contract } from '../contracts/contractModel.js';
 import { writeProxyReport, type ProxyReport } from './proxyReport.js';
 import { ProxyWatch } from './proxyWatch.js';
@@ -10,7 +10,8 @@ export interface ProxyOptions {
   upstream: string;
   server: Contract;
   client?: Contract;
-  profile?: ContractProfile;
+  /** The gateway's family: its codes, and how its events and inline methods look on the wire. */
+  profile: Profile;
   host?: string;
   port?: number;
   maxPayload?: number;
@@ -35,10 +36,12 @@ export interface RunningProxy {
 /** Starts the relay with a watch on it: every frame is passed on first, then judged. */
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const startedAt = Date.now();
-  const profile = options.profile ?? profileFor(options.server.title);
+  const { profile } = options;
   const watch = new ProxyWatch({
     server: options.server,
-    profile,
+    profile: profile.codes,
+    dialect: profile.wire.dialect,
+    inlineMethods: profile.wire.inlineMethods,
     ...(options.client ? { client: options.client } : {}),
     ...(options.live ? { live: options.live } : {}),
     ...(options.upstreamGone ? { upstreamGone: options.upstreamGone } : {}),

@@ -21,7 +21,8 @@ export interface ReplayFile {
   /** How the run authenticated (variable names only, never a secret); a replay mints its own fresh ticket. */
   auth?: AuthSettings;
   contracts: string[];
-  profile: 'hermes' | 'json-rpc';
+  /** The profile the run judged with (a registered profile's name, or a profile file's own name). */
+  profile: string;
   method: string;
   check: string;
   seed: number;

@@ -1,7 +1,7 @@
 import { Binder, resolveTemplates, type RpcCaller } from '../binding/binder.js';
 import { ENVELOPE_CHECKS, type EnvelopeCheckId } from '../checks/envelopeChecks.js';
 import { checkInvalidNotAccepted, checkUnknownKeyRejected, checkUnknownKeyTolerated, checkValidAccepted } from '../checks/paramsChecks.js';
-import { profileFor } from '../checks/profile.js';
+import type { CodeProfile } from '../checks/codeProfile.js';
 import { checkResultSchema } from '../checks/resultChecks.js';
 import { classifyExchange, describeExchange } from '../checks/outcomeClass.js';
 import { violation, type Violation } from '../checks/violation.js';
@@ -40,8 +40,7 @@ async function rebind(file: ReplayFile, binder: Binder, payload: JsonValue): Pro
 }
 
 /** Sends the recorded payload again and judges it with the same check. */
-export async function runReplay(file: ReplayFile, contract: Contract, caller: RpcCaller, timeoutMs: number): Promise<ReplayOutcome> {
-  const profile = profileFor(contract.title, file.profile);
+export async function runReplay(file: ReplayFile, contract: Contract, profile: CodeProfile, caller: RpcCaller, timeoutMs: number): Promise<ReplayOutcome> {
   const rules = { origin: 'replay file', resources: file.bindings.resources, methods: file.bindings.methods, eventDrivers: [] };
   const method = contract.method(file.method);
   const send = async (payload: JsonValue): Promise<Exchange> => caller.call(file.method, await rebind(file, new Binder(rules, caller, timeoutMs), payload), { timeoutMs });

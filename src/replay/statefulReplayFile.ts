@@ -17,7 +17,7 @@ export interface StatefulReplayFile {
   contracts: string[];
   check: string;
   mode: StatefulMode;
-  /** The model the sequence belongs to (`hermes-session`). */
+  /** The model the sequence belongs to (a profile's `StatefulReplayer.models` names it). */
   model: string;
   seed: number;
   serverRequests: string[];

@@ -1,4 +1,3 @@
-import { HERMES_CONTRACT_TITLE } from '../checks/profile.js';
 import { type JsonSchema } from '../../core/index.js';
 import type { Contract, ContractMethod } from '../contracts/index.js';
 import { compareSchemas, type CompareContext } from './compareSchemas.js';
@@ -13,8 +12,8 @@ import type { SkewDirection, SkewFinding, SkewKind, SkewOptions, SkewReport, Ske
  * events. Each flow is checked from its producer to its consumer, so the verdict is not symmetric. This is where it
  * differs from OpenAPI diff tools such as oasdiff: they judge a change from the old document to the new one and call
  * a new optional request field non-breaking (INFO). That holds for new servers and old clients; for a new client
- * against an old server whose model is closed (`additionalProperties: false`) the same field is rejected (Hermes:
- * 4000 "… Extra inputs are not permitted", elsewhere -32602), which is what this analysis reports.
+ * against an old server whose model is closed (`additionalProperties: false`) the same field is rejected (a params
+ * model refusing extra inputs answers its own code, elsewhere -32602), which is what this analysis reports.
  *
  * Pure and deterministic: findings are sorted by method, then path.
  */
@@ -60,13 +59,18 @@ function methodFinding(method: string, kind: SkewKind, severity: SkewSeverity, m
   return { method, path, kind, severity, message, direction };
 }
 
-/** Hermes answers unknown params with 4000 and the Pydantic loc: whole-object params models, or a document its generator titled. */
-function speaksHermes(server: Contract, served: ContractMethod): boolean {
-  return served.paramStructure === 'object' || server.title === HERMES_CONTRACT_TITLE;
+/** The server's own wording of an unknown-key rejection, when its profile has one (`options.serverCodes`). */
+function unknownKeyAnswer(method: string, options: SkewOptions): Frame['unknownKeyAnswer'] {
+  const codes = options.serverCodes;
+  if (!codes?.data.unknownKey?.messages?.length) return codes ? (path) => `${codes.unknownKeyCode} (invalid params at ${path})` : undefined;
+  return (path) => {
+    const example = codes.unknownKeyMessageExample(method, path, 'first');
+    return example.startsWith(`${codes.unknownKeyCode} `) ? example : `${codes.unknownKeyCode} ${JSON.stringify(example)}`;
+  };
 }
 
-function frameOf(method: string, direction: Frame['direction'], client: Contract, server: Contract, hermes: boolean): Frame {
-  return { method, direction, clientVersion: client.version, serverVersion: server.version, hermes };
+function frameOf(method: string, direction: Frame['direction'], client: Contract, server: Contract, options: SkewOptions): Frame {
+  return { method, direction, clientVersion: client.version, serverVersion: server.version, unknownKeyAnswer: unknownKeyAnswer(method, options) };
 }
 
 function positional(method: ContractMethod): boolean {
@@ -85,7 +89,7 @@ function objectSchemaOf(method: ContractMethod, role: 'client' | 'server', optio
 }
 
 function compareParams(method: ContractMethod, served: ContractMethod, client: Contract, server: Contract, options: SkewOptions): SkewFinding[] {
-  const frame = frameOf(method.name, 'request', client, server, speaksHermes(server, served));
+  const frame = frameOf(method.name, 'request', client, server, options);
   const byNameRoots = new WeakSet<object>();
   const context: CompareContext = { producer: client.resolver, consumer: server.resolver, byNameRoots };
   const [clientPositional, serverPositional] = [positional(method), positional(served)];
@@ -134,7 +138,7 @@ function comparePositions(method: ContractMethod, served: ContractMethod, frame:
 
 function compareResults(method: ContractMethod, served: ContractMethod, client: Contract, server: Contract): SkewFinding[] {
   if (method.resultSchema === undefined || served.resultSchema === undefined) return [];
-  const frame = frameOf(method.name, 'response', client, server, speaksHermes(server, served));
+  const frame = frameOf(method.name, 'response', client, server, {});
   return compareSchemas(served.resultSchema, method.resultSchema, ['result'], { producer: server.resolver, consumer: client.resolver })
     .map((issue) => findingOf(issue, frame))
     .filter((f): f is SkewFinding => f !== undefined);
@@ -149,7 +153,7 @@ function compareEvents(client: Contract, server: Contract): SkewFinding[] {
       continue;
     }
     if (emitted.payloadSchema === undefined || declared.payloadSchema === undefined) continue;
-    const frame = frameOf(emitted.name, 'event', client, server, false);
+    const frame = frameOf(emitted.name, 'event', client, server, {});
     for (const issue of compareSchemas(emitted.payloadSchema, declared.payloadSchema, ['payload'], { producer: server.resolver, consumer: client.resolver })) {
       const finding = findingOf(issue, frame);
       if (finding) findings.push(finding);

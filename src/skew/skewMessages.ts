@@ -7,8 +7,8 @@ export interface Frame {
   direction: Exclude<SkewDirection, 'method'>;
   clientVersion: string;
   serverVersion: string;
-  /** The server takes the Hermes params object (unknown keys answered with 4000) rather than standard params (-32602). */
-  hermes: boolean;
+  /** How the server answers an unknown key at a dotted path, when its family has its own wording. */
+  unknownKeyAnswer: ((path: string) => string) | undefined;
 }
 
 /** `2` → `v2`; a version that does not start with a digit is kept as written. */
@@ -33,9 +33,7 @@ function acceptedTypes(types: readonly string[]): string {
 }
 
 function invalidParamsAnswer(frame: Frame, path: readonly string[]): string {
-  return frame.hermes
-    ? `4000 "invalid params for ${frame.method}: ${loc(path)}: Extra inputs are not permitted"`
-    : '-32602 (invalid params)';
+  return frame.unknownKeyAnswer ? frame.unknownKeyAnswer(loc(path)) : '-32602 (invalid params)';
 }
 
 function where(path: readonly string[]): string {
@@ -83,7 +81,7 @@ function requestPhrase(issue: Issue, frame: Frame): Phrase {
         message:
           `${model(issue.consumerModel, issue.path.slice(0, -1))} requires "${issue.key}"; ` +
           (issue.issue === 'required-absent'
-            ? `${clients} never send it, so ${servers} reject every call (-32602, or the handler's own code on Hermes) — make the server default it, or upgrade the clients first`
+            ? `${clients} never send it, so ${servers} reject every call (-32602, or the handler's own code in the params-object layout) — make the server default it, or upgrade the clients first`
             : `${clients} may omit it (optional on their side), and such a call is rejected — send it always, or make the server default it`),
       };
     case 'added-optional':

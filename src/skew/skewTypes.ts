@@ -1,3 +1,4 @@
+import type { CodeProfile } from '../checks/codeProfile.js';
 /** Public shapes of the static skew analysis (the JSON output is exactly {@link SkewReport}). */
 
 export type SkewSeverity = 'breaking' | 'warning' | 'info';
@@ -67,9 +68,14 @@ export interface SkewOptions {
    * What a server does with a by-name param it does not declare. The document cannot say (the top level of by-name
    * params has no `additionalProperties`); most JSON-RPC frameworks map by-name params to named arguments and answer
    * -32602 for an unexpected one, hence the default `rejected`. `ignored` turns those findings into warnings.
-   * The Hermes layout (one params object) always follows its schema.
+   * The params-object layout (one descriptor whose schema is the whole params object) always follows its schema.
    */
   unknownByNameParams?: 'rejected' | 'ignored';
+  /**
+   * How the server's family words a refused unknown key (its profile's codes), for the messages; absent: plain
+   * JSON-RPC's -32602.
+   */
+  serverCodes?: Pick<CodeProfile, 'data' | 'unknownKeyCode' | 'unknownKeyMessageExample'>;
 }
 
 export interface SkewCounts {

@@ -26,7 +26,7 @@ export const cellKey = (cell: Cell): string => `${cell.subject} × ${cell.check}
 const on = (subject: string, ...checks: CheckId[]): Cell[] => checks.map((check) => ({ subject, check }));
 
 const CONNECTION = '(connection)';
-const FULL_DOCUMENT = ['--contract', 'contracts/hermes/gateway.openrpc.json'];
+const FULL_DOCUMENT = ['--contract', 'profiles/hermes/contracts/gateway.openrpc.json'];
 const AUTH = '(auth)';
 const GATED = ['--embedded-auth', 'gated'];
 const AUTH_CASES: ReadonlyArray<readonly [string, CheckId]> = [
@@ -128,7 +128,7 @@ export const FAULT_CASES: readonly FaultCase[] = [
   {
     fault: 'skew.cwd-without-flag-refused',
     failing: on('session.create', 'skew.client-contract'),
-    args: ['--client-contract', 'contracts/hermes/session-lifecycle.openrpc.json'],
+    args: ['--client-contract', 'profiles/hermes/contracts/session-lifecycle.openrpc.json'],
     alsoRun: ['topology'],
   },
   { fault: 'topology.browser-origin-refused', failing: on('topology', 'scenario.browser-remote-lane') },

@@ -3,8 +3,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { faultNamed, GATEWAY_FAULTS, type GatewayFault } from '../../gateway/index.js';
-import { CHROMIUM_PATH } from '../../fixtures/scenarios/browserLane.js';
-import { CHECKS, ORACLE_RULES } from '../../src/checks/checkCatalogue.js';
+import { CHROMIUM_PATH } from '../../profiles/hermes/cells/browserLane.js';
+import { ORACLE_RULES } from '../../src/checks/checkCatalogue.js';
+import { allChecks } from '../../profiles/index.js';
 import { type CliResult, REPO, runCli } from '../unit/helpers/cliRunner.js';
 import { cellKey, FAULT_CASES, type FaultCase } from './faultExpectations.js';
 import { type CaseRun, grepFor, JobPool, runCase, runCaseInProcess } from './selfTestRun.js';
@@ -90,7 +91,7 @@ function expectReplays(faultCase: FaultCase, replays: FaultRun['replays']): void
  * The clean run both runners make: every family of cells, on the 33-method document whatever the default contract,
  * with two workers (two lanes in process), as a default CI run has (the fault runs keep one).
  */
-const EQUIVALENCE_CLEAN_ARGS = ['--contract', 'contracts/hermes/session-lifecycle.openrpc.json', '--workers', '2'];
+const EQUIVALENCE_CLEAN_ARGS = ['--contract', 'profiles/hermes/contracts/session-lifecycle.openrpc.json', '--workers', '2'];
 
 /** Lanes of the clean full run: its cells wait on sockets and timers far more than they compute. */
 const CLEAN_LANES = 2;
@@ -182,7 +183,7 @@ function expectClean(run: CaseRun): void {
   // skew.client-contract cells exist only with --client-contract (the skew.cwd-without-flag-refused case runs it);
   // the (auth) row only against a gated target (every auth fault case runs the embedded gateway gated).
   const elsewhere = (id: string): boolean => id === 'skew.client-contract' || id.startsWith('auth.');
-  expect.soft(CHECKS.map((check) => check.id).filter((id) => !elsewhere(id) && !judged.has(id)), 'checks missing from the full run').toEqual([]);
+  expect.soft(allChecks().ids.filter((id) => !elsewhere(id) && !judged.has(id)), 'checks missing from the full run').toEqual([]);
 }
 
 for (let shard = 1; shard <= SHARDS; shard++) {
@@ -231,7 +232,7 @@ test('the expectations cover every fault and every check, each fault fails its o
     if (faultCase.failing.some((cell) => cell.check !== own)) expect(faultCase.shared, `${faultCase.fault} fails other checks too: say why`).toBeTruthy();
   }
   const canFail = new Set(FAULT_CASES.flatMap((faultCase) => faultCase.failing.map((cell) => cell.check)));
-  expect(CHECKS.map((check) => check.id).filter((id) => !canFail.has(id)), 'checks no fault makes fail').toEqual([]);
+  expect(allChecks().ids.filter((id) => !canFail.has(id)), 'checks no fault makes fail').toEqual([]);
   expect(readFileSync(README, 'utf8'), 'the README\'s "Trusting the tool" section shows the current table').toContain(renderFaultTable(expectedRows()));
 });
 

@@ -10,7 +10,7 @@ import { type Cell, cellKey, type FaultCase } from './faultExpectations.js';
 /** Every self-test run uses the same seed and a small valid phase: the faults are deterministic, not found by luck. */
 export const SELFTEST_RUN_ARGS = ['--seed', '1', '--runs', '5', '--workers', '1'];
 /** The expectations are written for the session-lifecycle slice unless a case names its own contract. */
-export const SELFTEST_CONTRACT = ['--contract', 'contracts/hermes/session-lifecycle.openrpc.json'];
+export const SELFTEST_CONTRACT = ['--contract', 'profiles/hermes/contracts/session-lifecycle.openrpc.json'];
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -5,6 +5,7 @@ import { connectionAuthFrom, describeAuth } from '../../src/client/authSettings.
 import { defaultRunConfig } from '../../src/config/defaultRunConfig.js';
 import { decodeRunConfig, encodeRunConfig, type RunConfig, targetIsGated } from '../../src/config/runConfig.js';
 import { HERMES_CONTRACT } from './helpers/gatewayHarness.js';
+import { HERMES_PROFILE } from './helpers/profiles.js';
 
 test('the run configuration carries the auth settings by variable name and reads them back; a bad one names its field', () => {
   const config: RunConfig = {
@@ -26,23 +27,23 @@ test('the run configuration carries the auth settings by variable name and reads
 test('auth options: one way to obtain tickets, its secret set in the environment; internal needs its variable', async () => {
   process.env['AUTH_SETTINGS_PW'] = 'x';
   const target = 'ws://127.0.0.1:9/api/ws';
-  await expect(resolveExternalAuth(target, { login: 'basic', user: 'ci' }, () => undefined)).rejects.toThrow('--login basic needs --user USER and --password-env VAR');
-  await expect(resolveExternalAuth(target, { login: 'basic', user: 'ci', passwordEnv: 'AUTH_SETTINGS_PW', cookieEnv: 'C' }, () => undefined)).rejects.toThrow('pass one way to obtain tickets');
-  await expect(resolveExternalAuth(target, { auth: 'ticket' }, () => undefined)).rejects.toThrow('--auth ticket needs a way to obtain tickets');
-  await expect(resolveExternalAuth(target, { auth: 'internal', credentialEnv: 'AUTH_SETTINGS_UNSET' }, () => undefined)).rejects.toThrow('the environment variable AUTH_SETTINGS_UNSET is not set or empty');
-  expect(await resolveExternalAuth(target, { login: 'basic', user: 'ci', passwordEnv: 'AUTH_SETTINGS_PW' }, () => undefined)).toEqual({
+  await expect(resolveExternalAuth(target, HERMES_PROFILE, { login: 'basic', user: 'ci' }, () => undefined)).rejects.toThrow('--login basic needs --user USER and --password-env VAR');
+  await expect(resolveExternalAuth(target, HERMES_PROFILE, { login: 'basic', user: 'ci', passwordEnv: 'AUTH_SETTINGS_PW', cookieEnv: 'C' }, () => undefined)).rejects.toThrow('pass one way to obtain tickets');
+  await expect(resolveExternalAuth(target, HERMES_PROFILE, { auth: 'ticket' }, () => undefined)).rejects.toThrow('--auth ticket needs a way to obtain tickets');
+  await expect(resolveExternalAuth(target, HERMES_PROFILE, { auth: 'internal', credentialEnv: 'AUTH_SETTINGS_UNSET' }, () => undefined)).rejects.toThrow('the environment variable AUTH_SETTINGS_UNSET is not set or empty');
+  expect(await resolveExternalAuth(target, HERMES_PROFILE, { login: 'basic', user: 'ci', passwordEnv: 'AUTH_SETTINGS_PW' }, () => undefined)).toEqual({
     mode: 'ticket',
     login: { kind: 'basic', user: 'ci', passwordEnv: 'AUTH_SETTINGS_PW' },
     via: 'query',
   });
-  expect(connectionAuthFrom({ mode: 'internal', credentialEnv: 'AUTH_SETTINGS_PW' }, undefined).kind).toBe('internal');
+  expect(connectionAuthFrom({ mode: 'internal', credentialEnv: 'AUTH_SETTINGS_PW' }, undefined, HERMES_PROFILE).kind).toBe('internal');
 });
 
 test('discovery: a loopback dashboard keeps the token and says why; an embedded gated gateway gets a login made up for the run', async () => {
   const loopback = await startGateway({ contractPaths: [HERMES_CONTRACT] });
   try {
     const said: string[] = [];
-    expect(await resolveExternalAuth(loopback.url, { tokenEnv: 'T' }, (line) => said.push(line))).toEqual({ mode: 'token' });
+    expect(await resolveExternalAuth(loopback.url, HERMES_PROFILE, { tokenEnv: 'T' }, (line) => said.push(line))).toEqual({ mode: 'token' });
     expect(said).toEqual(["auth: the target's /api/status says auth_required: false, so the legacy token (?token=)"]);
   } finally {
     await loopback.close();

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO, runCli, serveCli } from './helpers/cliRunner.js';
 
-const PRE = join(REPO, 'contracts/hermes/session-lifecycle.pre-cwd-explicit.openrpc.json');
+const PRE = join(REPO, 'profiles/hermes/contracts/session-lifecycle.pre-cwd-explicit.openrpc.json');
 /** The contract these runs hold their targets to: the session-lifecycle slice (the default is the full document). */
-const SLICE = ['--contract', join(REPO, 'contracts/hermes/session-lifecycle.openrpc.json')];
+const SLICE = ['--contract', join(REPO, 'profiles/hermes/contracts/session-lifecycle.openrpc.json')];
 const TOKEN = 'cg-secret-7f3e9b21d4';
 
 test.describe.configure({ mode: 'parallel', timeout: 180_000 });

@@ -8,7 +8,7 @@ import { REPO, runCli } from './helpers/cliRunner.js';
 // stdin/stdout, one process per connection, as the Hermes TUI spawns tui_gateway.entry.
 test.describe.configure({ mode: 'parallel', timeout: 180_000 });
 
-const SLICE = join(REPO, 'contracts/hermes/session-lifecycle.openrpc.json');
+const SLICE = join(REPO, 'profiles/hermes/contracts/session-lifecycle.openrpc.json');
 const serveStdio = (...extra: string[]): string => `stdio:node ${join(REPO, 'bin/contract-gate.js')} serve --stdio --contract ${SLICE} ${extra.join(' ')}`;
 const GREP = '@method:session\\.status(?=\\s|$)|@method:\\(connection\\)|@method:topology';
 

@@ -7,6 +7,7 @@ import { startGateway, type RunningGateway } from '../../gateway/index.js';
 import { authFor, type ConnectionAuth, noAuth, tokenAuth } from '../../src/client/connectionAuth.js';
 import { connectTarget } from '../../src/client/connectTarget.js';
 import { HttpRpcClient } from '../../src/client/httpClient.js';
+import { HERMES_DIALECT } from '../../profiles/hermes/dialect.js';
 
 const TOKEN = 'tok-88e1-secret';
 
@@ -61,8 +62,8 @@ test('a ticket-like kind: subprotocols and headers on the upgrade, a fresh ticke
   const server = await subprotocolServer(() => 'hermes-gateway-v1');
   const auth = ticketAuth();
   try {
-    const first = await connectTarget({ target: server.url, auth });
-    const second = await connectTarget({ target: server.url, auth });
+    const first = await connectTarget({ dialect: HERMES_DIALECT, target: server.url, auth });
+    const second = await connectTarget({ dialect: HERMES_DIALECT, target: server.url, auth });
     expect(auth.issued).toHaveLength(2);
     expect(auth.issued[0]).not.toBe(auth.issued[1]);
     expect(first.selectedProtocol).toBe('hermes-gateway-v1');
@@ -83,7 +84,7 @@ test('the auth kind vetoes a connection whose server selected the wrong subproto
   const server = await subprotocolServer((offered) => [...offered].find((p) => p.startsWith('hermes-gateway-ticket.')) ?? false);
   const auth = ticketAuth();
   try {
-    const error = await connectTarget({ target: server.url, auth }).catch((e: unknown) => e);
+    const error = await connectTarget({ dialect: HERMES_DIALECT, target: server.url, auth }).catch((e: unknown) => e);
     expect(HarnessError.is(error)).toBe(true);
     expect((error as HarnessError).code).toBe('GATEWAY_UNREACHABLE');
     expect((error as Error).message).toMatch(/^\[GATEWAY_UNREACHABLE\] ws:\/\/127\.0\.0\.1:\d+\/api\/ws was refused by the ticket auth: the server selected subprotocol "hermes-gateway-ticket\.\*\*\*", not hermes-gateway-v1$/);
@@ -94,7 +95,7 @@ test('the auth kind vetoes a connection whose server selected the wrong subproto
 
 test('an auth kind that fails to present fails the connection, before anything is opened', async () => {
   const failing: ConnectionAuth = { kind: 'ticket', present: () => Promise.reject(new HarnessError('GATEWAY_UNREACHABLE', 'the ticket endpoint answered 503')) };
-  await expect(connectTarget({ target: 'ws://127.0.0.1:9/api/ws', auth: failing })).rejects.toThrow('the ticket endpoint answered 503');
+  await expect(connectTarget({ dialect: HERMES_DIALECT, target: 'ws://127.0.0.1:9/api/ws', auth: failing })).rejects.toThrow('the ticket endpoint answered 503');
 });
 
 test.describe('over HTTP', () => {
@@ -124,7 +125,7 @@ test.describe('over HTTP', () => {
   });
 
   test('connectTarget with an http(s) URL posts each request, token as a Bearer header only', async () => {
-    const client = await connectTarget({ target: gateway.httpUrl, token: TOKEN });
+    const client = await connectTarget({ dialect: HERMES_DIALECT, target: gateway.httpUrl, token: TOKEN });
     expect(client.ready).toBeUndefined();
     const created = await client.call('session.create', {});
     expect(outcomeOf(created).kind).toBe('result');
@@ -132,7 +133,7 @@ test.describe('over HTTP', () => {
     await client.close();
     expect((await client.call('session.list', {})).failure?.code).toBe('CONNECTION_CLOSED');
 
-    const recorded = await connectTarget({ target: recorderUrl, token: TOKEN });
+    const recorded = await connectTarget({ dialect: HERMES_DIALECT, target: recorderUrl, token: TOKEN });
     await recorded.request('ping', {});
     recorded.sendRaw('{"jsonrpc":"2.0","method":"notify"}');
     await expect.poll(() => seen.length).toBe(2);

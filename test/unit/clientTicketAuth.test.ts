@@ -1,11 +1,13 @@
 import { expect, test } from '@playwright/test';
 import { HarnessError } from '../../core/index.js';
 import { type RunningGateway, startGateway } from '../../gateway/index.js';
-import { internalAuth, ticketAuth } from '../../src/client/connectionAuth.js';
+import { internalAuth } from '../../src/client/connectionAuth.js';
+import { ticketAuth } from '../../profiles/hermes/auth/ticketAuth.js';
 import { connectTarget } from '../../src/client/connectTarget.js';
-import { commandTicketSource, DashboardLogin } from '../../src/client/dashboardLogin.js';
+import { commandTicketSource, DashboardLogin } from '../../profiles/hermes/auth/dashboardLogin.js';
 import { Redactor } from '../../src/client/redact.js';
 import { HERMES_CONTRACT } from './helpers/gatewayHarness.js';
+import { HERMES_DIALECT } from '../../profiles/hermes/dialect.js';
 
 const PASSWORD = 'pw-91f0-client';
 const basic = (): DashboardLogin => new DashboardLogin({ kind: 'basic', user: 'ci', password: PASSWORD });
@@ -19,8 +21,8 @@ for (const via of ['query', 'subprotocol'] as const) {
     const gateway = await gated();
     try {
       const auth = ticketAuth(basic(), via);
-      const first = await connectTarget({ target: gateway.url, auth });
-      const second = await connectTarget({ target: gateway.url, auth });
+      const first = await connectTarget({ dialect: HERMES_DIALECT, target: gateway.url, auth });
+      const second = await connectTarget({ dialect: HERMES_DIALECT, target: gateway.url, auth });
       expect(first.selectedProtocol).toBe(via === 'subprotocol' ? 'hermes-gateway-v1' : '');
       expect((await first.call('session.list', {})).failure).toBeUndefined();
       expect(auth.minted()).toBe(2);
@@ -39,7 +41,7 @@ for (const via of ['query', 'subprotocol'] as const) {
 test('a gateway that echoes the ticket-bearing subprotocol is refused by the client; the message shows no ticket', async () => {
   const gateway = await gated(['auth.ticket-protocol-echoed']);
   try {
-    const error = await connectTarget({ target: gateway.url, auth: ticketAuth(basic(), 'subprotocol') }).catch((e: unknown) => e);
+    const error = await connectTarget({ dialect: HERMES_DIALECT, target: gateway.url, auth: ticketAuth(basic(), 'subprotocol') }).catch((e: unknown) => e);
     expect(HarnessError.is(error) && error.code).toBe('GATEWAY_UNREACHABLE');
     expect((error as Error).message).toContain('selected subprotocol "hermes-gateway-ticket.***", not hermes-gateway-v1');
     expect((error as Error).message).not.toContain(gateway.auth!.issuedTickets[0] as string);
@@ -64,7 +66,7 @@ test('the internal credential travels as ?internal= and is redacted; so are tick
 test('an HTTP target in gated mode is called with the login session; a ticket command has none', async () => {
   const gateway = await gated();
   try {
-    const client = await connectTarget({ target: gateway.httpUrl, auth: ticketAuth(basic(), 'query') });
+    const client = await connectTarget({ dialect: HERMES_DIALECT, target: gateway.httpUrl, auth: ticketAuth(basic(), 'query') });
     expect((await client.call('session.list', {})).failure).toBeUndefined();
     await client.close();
     await expect(ticketAuth(commandTicketSource('echo t'), 'query').present({ transport: 'http', target: gateway.httpUrl })).rejects.toThrow(/use --login basic or --cookie-env/);

@@ -91,7 +91,7 @@ function redactInFull(secrets: string[], text: string): string {
   for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
     for (const form of new Set([secret, encodeURIComponent(secret)])) out = out.split(form).join('***');
   }
-  return out.replace(/([?&](?:token|ticket|internal)=)[^&#\s"']+/gi, '$1***').replace(/(hermes-gateway-ticket\.)[^,\s"']+/g, '$1***');
+  return out.replace(/([?&](?:token|ticket|internal)=)[^&#\s"']+/gi, '$1***').replace(/([\w.-]*?-ticket\.)[^,\s"']+/g, '$1***');
 }
 
 test('redaction finds every credential parameter and ticket its patterns find, in any text', () => {

@@ -8,7 +8,7 @@ import { HarnessError } from '../../core/index.js';
 const ROOT = join(import.meta.dirname, '..', '..');
 const EXAMPLES = join(ROOT, 'node_modules/@open-rpc/examples/build/service-descriptions');
 const METAMASK = join(ROOT, 'node_modules/@metamask/api-specs/dist/build/openrpc.json');
-const HERMES = join(ROOT, 'contracts/hermes/session-lifecycle.openrpc.json');
+const HERMES = join(ROOT, 'profiles/hermes/contracts/session-lifecycle.openrpc.json');
 
 const thirdParty = [METAMASK, ...readdirSync(EXAMPLES).map((name) => join(EXAMPLES, name))];
 

@@ -2,7 +2,9 @@ import { expect, test } from '@playwright/test';
 import { join } from 'node:path';
 import type { Exchange } from '../../core/index.js';
 import { classifyExchange } from '../../src/checks/outcomeClass.js';
-import { HERMES_PROFILE, JSON_RPC_PROFILE, loadProfileFile, withDeclaredErrors } from '../../src/checks/profile.js';
+import { withDeclaredErrors } from '../../src/checks/codeProfile.js';
+import { HERMES_CODES, JSON_RPC, JSON_RPC_CODES } from './helpers/profiles.js';
+import { loadProfileFile } from '../../profiles/index.js';
 import { checkValidAccepted } from '../../src/checks/paramsChecks.js';
 
 const errorExchange = (code: number, message = 'm'): Exchange => ({
@@ -28,15 +30,15 @@ test('the built-in profiles, read from profiles/*.json, sort codes as the Hermes
     [1, 'server-error', 'domain-error'],
   ];
   for (const [code, hermes, plain] of cases) {
-    expect(classifyExchange(errorExchange(code), HERMES_PROFILE), `hermes ${code}`).toBe(hermes);
-    expect(classifyExchange(errorExchange(code), JSON_RPC_PROFILE), `json-rpc ${code}`).toBe(plain);
+    expect(classifyExchange(errorExchange(code), HERMES_CODES), `hermes ${code}`).toBe(hermes);
+    expect(classifyExchange(errorExchange(code), JSON_RPC_CODES), `json-rpc ${code}`).toBe(plain);
   }
-  expect(HERMES_PROFILE.unknownKeyMessageMatches('session.usage', 'x', 'invalid params for session.usage: x: Extra inputs are not permitted', undefined)).toBe(true);
-  expect(JSON_RPC_PROFILE.unknownKeyMessageMatches('m', 'a.extra', 'unexpected key "extra"', undefined)).toBe(true);
+  expect(HERMES_CODES.unknownKeyMessageMatches('session.usage', 'x', 'invalid params for session.usage: x: Extra inputs are not permitted', undefined)).toBe(true);
+  expect(JSON_RPC_CODES.unknownKeyMessageMatches('m', 'a.extra', 'unexpected key "extra"', undefined)).toBe(true);
 });
 
 test('a code the method declares in its errors is its domain error, even in the reserved server range', () => {
-  const declared = withDeclaredErrors(JSON_RPC_PROFILE, [{ code: -32000 }]);
+  const declared = withDeclaredErrors(JSON_RPC_CODES, [{ code: -32000 }]);
   expect(classifyExchange(errorExchange(-32000), declared)).toBe('domain-error');
   expect(classifyExchange(errorExchange(-32001), declared)).toBe('server-error');
   expect(checkValidAccepted(errorExchange(-32000), declared)).toEqual([]);
@@ -46,8 +48,10 @@ test('a code the method declares in its errors is its domain error, even in the 
 });
 
 test('--profile FILE: the EIP-1474 example makes -32000 "invalid input" a domain error on top of plain JSON-RPC', () => {
-  const profile = loadProfileFile(join(import.meta.dirname, '..', '..', 'examples', 'profiles', 'eip-1474.json'));
-  expect(profile.name).toBe('json-rpc');
+  const loaded = loadProfileFile(join(import.meta.dirname, '..', '..', 'examples', 'profiles', 'eip-1474.json'));
+  expect(loaded.name).toBe('eip-1474');
+  expect(loaded.wire).toBe(JSON_RPC.wire);
+  const profile = loaded.codes;
   expect(profile.label).toBe('eip-1474');
   expect(classifyExchange(errorExchange(-32000, 'invalid input'), profile)).toBe('domain-error');
   expect(classifyExchange(errorExchange(-32003), profile)).toBe('domain-error');

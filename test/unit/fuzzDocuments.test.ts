@@ -4,7 +4,7 @@ import type { JsonSchema } from '../../core/index.js';
 import { documentLaws } from './helpers/fuzzDocumentLaws.js';
 import { HERMES_DOCUMENT, HOOKS_DOCUMENT, loadTestDocument, THIRD_PARTY_DOCUMENTS } from './helpers/fuzzDocuments.js';
 
-const PREVIOUS_HERMES_DOCUMENT = 'contracts/hermes/session-lifecycle.pre-cwd-explicit.openrpc.json';
+const PREVIOUS_HERMES_DOCUMENT = 'profiles/hermes/contracts/session-lifecycle.pre-cwd-explicit.openrpc.json';
 const ABSENT = 'the committed Hermes documents in contracts/ must load';
 
 for (const path of THIRD_PARTY_DOCUMENTS) {

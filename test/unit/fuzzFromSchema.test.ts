@@ -177,7 +177,7 @@ test('prefixItems (JSON Schema 2020-12, as Pydantic renders tuples) is honoured 
 });
 
 test('a memo shared by the walks of a run changes no value: witnesses and arbitraries at every recursion bound', () => {
-  const hermes = loadContractSync('contracts/hermes/session-lifecycle.openrpc.json');
+  const hermes = loadContractSync('profiles/hermes/contracts/session-lifecycle.openrpc.json');
   const metamask = loadContractSync('node_modules/@metamask/api-specs/dist/build/openrpc.json');
   const subjects: Array<{ resolver: SchemaResolver; schemas: JsonSchema[] }> = [
     { resolver, schemas: SYNTHETIC_NAMES.map(syntheticRef) },

@@ -9,12 +9,12 @@ import { documentValidator, keywordsOf, repoRoot } from './helpers/fuzzDocuments
 import { describeErrors, LAW_SEED, probeViolations } from './helpers/fuzzLaws.js';
 
 /**
- * Every schema a client or the gateway exchanges on the full Hermes surface (contracts/hermes/gateway.openrpc.json):
+ * Every schema a client or the gateway exchanges on the full Hermes surface (profiles/hermes/contracts/gateway.openrpc.json):
  * method params and results, server→client request params and results, event payloads. The generators must
  * produce valid values for all of them, and negative payloads that really are invalid, as judged by an Ajv
  * independent of fuzz/.
  */
-const contract = loadContractSync(join(repoRoot, 'contracts/hermes/gateway.openrpc.json'));
+const contract = loadContractSync(join(repoRoot, 'profiles/hermes/contracts/gateway.openrpc.json'));
 const errorsOf = documentValidator(contract.document, { strict: true });
 const options = { resolver: contract.resolver };
 const SAMPLES = 20;

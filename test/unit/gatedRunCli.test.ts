@@ -13,7 +13,7 @@ import { HOOKS_EXTENSION } from './helpers/gatewayHarness.js';
 
 const PASSWORD = 'pw-5e2a-staging-secret';
 const TOKEN = 'legacy-0d4c-staging-token';
-const CONTRACT = 'contracts/hermes/session-lifecycle.openrpc.json';
+const CONTRACT = 'profiles/hermes/contracts/session-lifecycle.openrpc.json';
 const ENV = { STAGING_PASSWORD: PASSWORD, STAGING_TOKEN: TOKEN };
 const RESULTS = join(REPO, 'test-results', 'gated-run');
 const LOGIN = ['--auth', 'ticket', '--login', 'basic', '--user', 'ci', '--password-env', 'STAGING_PASSWORD'];

@@ -1,12 +1,14 @@
 import { expect, test } from '@playwright/test';
 import { join } from 'node:path';
 import { createGatewayCore, GATEWAY_FAULTS, installFaults, startGateway, UnknownFaultError } from '../../gateway/index.js';
-import { CHECKS, ORACLE_RULES } from '../../src/checks/checkCatalogue.js';
+import { ORACLE_RULES } from '../../src/checks/checkCatalogue.js';
+import { allChecks } from '../../profiles/index.js';
 import { RpcClient } from '../../src/client/rpcClient.js';
 import { coreHarness, createReady, HERMES_CONTRACT, rpcError, turn } from './helpers/gatewayHarness.js';
 import { runCli } from './helpers/cliRunner.js';
+import { HERMES_DIALECT } from '../../profiles/hermes/dialect.js';
 
-const HOOKS = join(process.cwd(), 'contracts', 'extensions', 'session-hooks.openrpc.json');
+const HOOKS = join(process.cwd(), 'profiles', 'hermes', 'contracts', 'session-hooks.openrpc.json');
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -14,7 +16,7 @@ test.describe.configure({ mode: 'parallel' });
 const ORACLE = new Set<string>(ORACLE_RULES);
 
 test('every public check has a fault meant for it, and every fault names a public check or a rule of the oracle', () => {
-  const ids = new Set<string>(CHECKS.map((check) => check.id));
+  const ids = new Set<string>(allChecks().ids);
   const targeted = new Set(GATEWAY_FAULTS.map((fault) => fault.check));
   expect(GATEWAY_FAULTS.filter((fault) => !ids.has(fault.check) && !ORACLE.has(fault.check)).map((fault) => fault.name)).toEqual([]);
   for (const rule of ORACLE) expect(GATEWAY_FAULTS.filter((fault) => fault.check === rule), rule).toHaveLength(1);
@@ -95,7 +97,7 @@ test('hooks.plugin-error-reaches-client: a throwing cleanup plugin turns the clo
     [[], 'closed'],
   ] as const) {
     const gateway = await startGateway({ contractPaths: [HERMES_CONTRACT, HOOKS], buildDelayMs: 5, plugins: [...plugins], faults: ['hooks.plugin-error-reaches-client'] });
-    const client = await RpcClient.connect({ url: gateway.url, readyTimeoutMs: 2_000, requestTimeoutMs: 5_000 });
+    const client = await RpcClient.connect({ dialect: HERMES_DIALECT, url: gateway.url, readyTimeoutMs: 2_000, requestTimeoutMs: 5_000 });
     try {
       const created = (await client.request('session.create', {})) as { session_id: string };
       const answer = await client.call('session.close', { session_id: created.session_id });

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { type RunningGateway, startGateway } from '../../gateway/index.js';
 import { hostOriginRefusal } from '../../gateway/auth/hostOriginGuard.js';
-import { DashboardLogin, fetchAuthStatus } from '../../src/client/dashboardLogin.js';
+import { DashboardLogin, fetchAuthStatus } from '../../profiles/hermes/auth/dashboardLogin.js';
 import { probeUpgrade } from '../../src/client/upgradeProbe.js';
 import { HERMES_CONTRACT } from './helpers/gatewayHarness.js';
 

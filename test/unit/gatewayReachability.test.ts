@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import { Ajv } from 'ajv';
 import { generateSync } from 'json-schema-faker';
 import type { MemoryClient } from '../../gateway/index.js';
-import { coreHarness, createReady, HERMES_CONTRACT, PRE_CWD_EXPLICIT_CONTRACT, turn } from './helpers/gatewayHarness.js';
+import { coreHarness, createReady, HERMES_CONTRACT, HOOKS_EXTENSION, PRE_CWD_EXPLICIT_CONTRACT, turn } from './helpers/gatewayHarness.js';
 
 type Schema = Record<string, unknown>;
 type Doc = { methods: Array<{ name: string; params: Array<{ schema: { $ref: string } }> }>; components: { schemas: Record<string, Schema> } };
@@ -90,8 +90,7 @@ for (const contract of [HERMES_CONTRACT, PRE_CWD_EXPLICIT_CONTRACT]) {
 }
 
 test('with the session-hooks extension loaded, its methods are served by the schema responder', async () => {
-  const extension = HERMES_CONTRACT.replace('hermes/session-lifecycle.openrpc.json', 'extensions/session-hooks.openrpc.json');
-  const harness = coreHarness({ contractPaths: [HERMES_CONTRACT, extension] });
+  const harness = coreHarness({ contractPaths: [HERMES_CONTRACT, HOOKS_EXTENSION] });
   const client = harness.client();
   const created = await createReady(client);
   expect((await client.request('hooks.subscribe', { hooks: null }))['result']).toBeDefined();

@@ -11,10 +11,10 @@ import { promisify } from 'node:util';
 import { resolvePointer as corePointer } from '../../core/jsonPointer.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const contractsDir = join(repoRoot, 'contracts');
-const CURRENT = 'contracts/hermes/session-lifecycle.openrpc.json';
-const PRE_CWD_EXPLICIT = 'contracts/hermes/session-lifecycle.pre-cwd-explicit.openrpc.json';
-const HOOKS = 'contracts/extensions/session-hooks.openrpc.json';
+const contractsDir = join(repoRoot, 'profiles', 'hermes', 'contracts');
+const CURRENT = 'profiles/hermes/contracts/session-lifecycle.openrpc.json';
+const PRE_CWD_EXPLICIT = 'profiles/hermes/contracts/session-lifecycle.pre-cwd-explicit.openrpc.json';
+const HOOKS = 'profiles/hermes/contracts/session-hooks.openrpc.json';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -188,7 +188,7 @@ test('the generator --check finds the committed documents current', async () => 
 test('the generator --check exits 1 and names a stale document', async () => {
   const root = mkdtempSync(join(tmpdir(), 'contract-gate-contracts-'));
   try {
-    cpSync(contractsDir, join(root, 'contracts'), { recursive: true });
+    cpSync(contractsDir, join(root, 'profiles', 'hermes', 'contracts'), { recursive: true });
     const stale = join(root, HOOKS);
     writeFileSync(stale, readFileSync(stale, 'utf8').replace('"version": "1"', '"version": "0"'));
     const failure = await run('npx', [...GENERATOR, '--check', '--root', root], { cwd: repoRoot }).then(

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { REPO, requireSharedSources, type SharedSources } from './helpers/sharedSources.js';
 
 /**
- * The full Hermes gateway documents (contracts/hermes/gateway*.openrpc.json) that
+ * The full Hermes gateway documents (profiles/hermes/contracts/gateway*.openrpc.json) that
  * scripts/hermes/gen_full_contract.py renders from the stored upstream Pydantic contracts: they are
  * current, they name what the imported registry holds, and they have the shape the harness reads.
  */
@@ -14,8 +14,8 @@ import { REPO, requireSharedSources, type SharedSources } from './helpers/shared
 const GENERATOR = join(REPO, 'scripts', 'hermes', 'gen_full_contract.py');
 const REGENERATE = 'python3 scripts/hermes/gen_full_contract.py --all';
 const DOCUMENTS = [
-  { sessions: 'seed', path: 'contracts/hermes/gateway.openrpc.json', version: '2' },
-  { sessions: 'stored', path: 'contracts/hermes/gateway.pre-cwd-explicit.openrpc.json', version: '1' },
+  { sessions: 'seed', path: 'profiles/hermes/contracts/gateway.openrpc.json', version: '2' },
+  { sessions: 'stored', path: 'profiles/hermes/contracts/gateway.pre-cwd-explicit.openrpc.json', version: '1' },
 ] as const;
 const SEED_ONLY_METHODS = ['session.branch_stored', 'session.branch_whole'];
 
@@ -310,9 +310,9 @@ for (const { sessions, path, version } of DOCUMENTS) {
       }
     });
 
-    test('info.description lists the stand-ins and adaptations of contracts/hermes/README.md', () => {
+    test('info.description lists the stand-ins and adaptations of profiles/hermes/contracts/README.md', () => {
       const description = String(asObject(document['info'])['description']).split('\n');
-      const readme = readFileSync(join(REPO, 'contracts', 'hermes', 'README.md'), 'utf8').split('\n');
+      const readme = readFileSync(join(REPO, 'profiles', 'hermes', 'contracts', 'README.md'), 'utf8').split('\n');
       const bullets = (lines: string[], heading: string, end: (line: string) => boolean): string[] => {
         const start = lines.indexOf(heading);
         expect(start, heading).toBeGreaterThan(-1);

@@ -7,14 +7,14 @@ import {
   decodeSeedSource, parsePydanticModule, type PyClass, type PyField, type PyModule,
 } from '../../scripts/hermesModels/parsePydanticModule.js';
 
-/** Checks contracts/hermes/session-lifecycle.openrpc.json against seed 001, the Pydantic sessions.py module. */
+/** Checks profiles/hermes/contracts/session-lifecycle.openrpc.json against seed 001, the Pydantic sessions.py module. */
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
-const document = JSON.parse(readFileSync(join(repoRoot, 'contracts/hermes/session-lifecycle.openrpc.json'), 'utf8')) as JsonObject;
+const document = JSON.parse(readFileSync(join(repoRoot, 'profiles/hermes/contracts/session-lifecycle.openrpc.json'), 'utf8')) as JsonObject;
 const schemas = (document['components'] as JsonObject)['schemas'] as { [name: string]: JsonObject };
 
 /** Bases declared outside the seed (base.py, common.py); `fields` undefined: take them from the document's component. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { GatewayOptions, MemoryClient } from '../../gateway/index.js';
 import { type CoreHarness, coreHarness, createReady, HERMES_CONTRACT, rpcError, sleep, turn } from './helpers/gatewayHarness.js';
 
-const HOOKS_EXTENSION = join(process.cwd(), 'contracts', 'extensions', 'session-hooks.openrpc.json');
+const HOOKS_EXTENSION = join(process.cwd(), 'profiles', 'hermes', 'contracts', 'session-hooks.openrpc.json');
 type Hook = Record<string, unknown> & { hook: string; session_id: string };
 
 const hookHarness = (options: Partial<GatewayOptions> = {}): CoreHarness => coreHarness({ contractPaths: [HERMES_CONTRACT, HOOKS_EXTENSION], ...options });

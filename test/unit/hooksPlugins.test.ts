@@ -8,7 +8,7 @@ import { type GatewayOptions, type GatewayPlugin, type MemoryClient, parsePlugin
 import { type CoreHarness, coreHarness, createReady, HERMES_CONTRACT, rpcError, turn } from './helpers/gatewayHarness.js';
 import { WsTestClient } from './helpers/gatewayWsClient.js';
 
-const HOOKS_EXTENSION = join(process.cwd(), 'contracts', 'extensions', 'session-hooks.openrpc.json');
+const HOOKS_EXTENSION = join(process.cwd(), 'profiles', 'hermes', 'contracts', 'session-hooks.openrpc.json');
 type Hook = Record<string, unknown> & { hook: string; session_id: string };
 
 const hookHarness = (options: Partial<GatewayOptions> = {}): CoreHarness => coreHarness({ contractPaths: [HERMES_CONTRACT, HOOKS_EXTENSION], ...options });

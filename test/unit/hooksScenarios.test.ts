@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { startGateway } from '../../gateway/index.js';
 import { RpcClient } from '../../src/client/rpcClient.js';
 import { loadContractSync } from '../../src/contracts/index.js';
+import { HERMES_DIALECT } from '../../profiles/hermes/dialect.js';
 import {
   buildFailureVerdict,
   cleanupExceptionVerdict,
@@ -17,10 +18,10 @@ import {
   REFERENCE_ONLY,
   resetVerdict,
   type StartSibling,
-} from '../../src/scenarios/hooks.js';
+} from '../../profiles/hermes/scenarios/hooks.js';
 
-const HERMES = join(process.cwd(), 'contracts', 'hermes', 'session-lifecycle.openrpc.json');
-const HOOKS = join(process.cwd(), 'contracts', 'extensions', 'session-hooks.openrpc.json');
+const HERMES = join(process.cwd(), 'profiles', 'hermes', 'contracts', 'session-lifecycle.openrpc.json');
+const HOOKS = join(process.cwd(), 'profiles', 'hermes', 'contracts', 'session-hooks.openrpc.json');
 const CHECK = HookPayloadCheck.fromContracts([loadContractSync(HOOKS)]);
 
 type CheckName = 'cleanup-exception' | 'normal-close' | 'reset' | 'build-failure' | 'once' | 'plugin-failure';
@@ -52,7 +53,7 @@ async function verdicts(setup: TargetSetup = {}, only?: CheckName[]): Promise<Re
   const clients: RpcClient[] = [];
   const context: HookScenarioContext = {
     connect: async (options = {}) => {
-      const client = await RpcClient.connect({ url: options.url ?? gateway.url, readyTimeoutMs: 2_000, requestTimeoutMs: 5_000 });
+      const client = await RpcClient.connect({ dialect: HERMES_DIALECT, url: options.url ?? gateway.url, readyTimeoutMs: 2_000, requestTimeoutMs: 5_000 });
       clients.push(client);
       return client;
     },

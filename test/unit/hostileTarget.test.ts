@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { NO_BINDINGS } from '../../src/binding/index.js';
-import { JSON_RPC_PROFILE } from '../../src/checks/profile.js';
+import { JSON_RPC_CODES } from './helpers/profiles.js';
 import { ResilientCaller } from '../../src/client/resilientCaller.js';
 import { MAX_TRANSCRIBED_EVENTS, RpcClient, type RpcClientOptions } from '../../src/client/rpcClient.js';
 import { runMethod, type MethodRunResult } from '../../src/conformance/index.js';
@@ -13,6 +13,7 @@ import { loadContractSync } from '../../src/contracts/loadContract.js';
 import type { Contract } from '../../src/contracts/contractModel.js';
 import { SchemaValidators } from '../../src/contracts/schemaValidators.js';
 import { startHostileServer, writeHostileContract, type HostileMode, type HostileServerOptions } from './helpers/hostileServer.js';
+import { HERMES_DIALECT } from '../../profiles/hermes/dialect.js';
 
 // Every mode runs one method with runs: 3 and 300 ms request timeouts. Without the harness's guards a silent
 // target costs one timeout per case (about 6 s here, minutes with real timeouts); with them every mode must
@@ -58,7 +59,7 @@ async function runAgainst(mode: HostileMode, options: { server?: HostileServerOp
   const requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const clients: RpcClient[] = [];
   const caller = new ResilientCaller(async () => {
-    const client = await RpcClient.connect({ url: server.url, name: `c${clients.length + 1}`, readyTimeoutMs: 0, requestTimeoutMs, ...options.client });
+    const client = await RpcClient.connect({ dialect: HERMES_DIALECT, url: server.url, name: `c${clients.length + 1}`, readyTimeoutMs: 0, requestTimeoutMs, ...options.client });
     clients.push(client);
     return client;
   });
@@ -67,7 +68,7 @@ async function runAgainst(mode: HostileMode, options: { server?: HostileServerOp
     if (!method) throw new Error('math.add missing from the hostile contract');
     const heapBefore = heapAfterGc();
     const started = Date.now();
-    const result = await runMethod({ contract, method, profile: JSON_RPC_PROFILE, validators, caller, rules: NO_BINDINGS, seed: 1, runs: 3, timeLimitMs: RUN_BOUND_MS, requestTimeoutMs });
+    const result = await runMethod({ contract, method, profile: JSON_RPC_CODES, validators, caller, rules: NO_BINDINGS, seed: 1, runs: 3, timeLimitMs: RUN_BOUND_MS, requestTimeoutMs });
     const elapsedMs = Date.now() - started;
     const heapGrowth = heapAfterGc() - heapBefore;
     const failing = [...result.verdicts.values()].filter((v) => v.status === 'fail').map((v) => v.check).sort();
@@ -189,7 +190,7 @@ test('two answers to one request: envelope.id-echo names the repeated answer, an
 
 test('a target that drops the connection and cannot be reached again: calls fail as exchanges, they do not throw', async () => {
   const server = await startHostileServer('close-1011');
-  const caller = new ResilientCaller(() => RpcClient.connect({ url: server.url, readyTimeoutMs: 0, requestTimeoutMs: REQUEST_TIMEOUT_MS, connectTimeoutMs: 1_000 }));
+  const caller = new ResilientCaller(() => RpcClient.connect({ dialect: HERMES_DIALECT, url: server.url, readyTimeoutMs: 0, requestTimeoutMs: REQUEST_TIMEOUT_MS, connectTimeoutMs: 1_000 }));
   const first = await caller.call('math.add', { a: 1, b: 2 });
   expect(first.failure?.message).toContain('code 1011');
   await server.close();

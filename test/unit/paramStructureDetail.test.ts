@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { Exchange } from '../../core/index.js';
-import { JSON_RPC_PROFILE } from '../../src/checks/profile.js';
+import { JSON_RPC_CODES } from './helpers/profiles.js';
 import { methodVerdicts } from '../../src/conformance/methodVerdicts.js';
 import type { CaseRecord } from '../../src/conformance/methodRunTypes.js';
 
@@ -19,7 +19,7 @@ const rejected = (params: unknown): CaseRecord => {
 };
 
 const detailFor = (record: CaseRecord, declaredStructure: 'by-name' | 'by-position' | 'either'): string =>
-  methodVerdicts({ method: 'eth_getBalance', profile: JSON_RPC_PROFILE, records: [record], validateResult: undefined, setupFailures: [], declaredStructure }).get('params.valid-accepted')?.detail ?? '';
+  methodVerdicts({ method: 'eth_getBalance', profile: JSON_RPC_CODES, records: [record], validateResult: undefined, setupFailures: [], declaredStructure }).get('params.valid-accepted')?.detail ?? '';
 
 test('a valid payload refused under "either" or by-position says which structure was sent and what the contract allows', () => {
   expect(detailFor(rejected({ address: '0x0', block: 'latest' }), 'either')).toContain('params were sent by-name (an object), the contract allows either structure');
@@ -30,7 +30,7 @@ test('a valid payload refused under "either" or by-position says which structure
 test('a method whose live objects could not be created is n/a with that reason, not a failure of its rule', () => {
   const verdict = methodVerdicts({
     method: 'session.close',
-    profile: JSON_RPC_PROFILE,
+    profile: JSON_RPC_CODES,
     records: [],
     validateResult: undefined,
     setupFailures: [{ phase: 'valid', generated: {}, message: 'session.create answered 5032 "agent init failed"' }],

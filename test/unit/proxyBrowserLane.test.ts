@@ -4,15 +4,17 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHROMIUM_PATH, REMOTE_LANE_PAGE } from '../../fixtures/scenarios/browserLane.js';
+import { CHROMIUM_PATH, REMOTE_LANE_PAGE } from '../../profiles/hermes/cells/browserLane.js';
 import { startGateway, type RunningGateway } from '../../gateway/index.js';
 import { loadBindingRules } from '../../src/binding/bindingRules.js';
 import { RpcClient } from '../../src/client/rpcClient.js';
-import { SESSION_LIFECYCLE_CONTRACT, SESSION_LIFECYCLE_PRE_CWD_EXPLICIT, CONTRACTS_DIR } from '../../src/config/packagePaths.js';
+import { HERMES_BINDINGS, SESSION_LIFECYCLE_CONTRACT, SESSION_LIFECYCLE_PRE_CWD_EXPLICIT } from '../../profiles/hermes/paths.js';
 import { loadContractSync } from '../../src/contracts/index.js';
 import { readReplayFile } from '../../src/replay/replayFile.js';
 import { runReplay } from '../../src/replay/replayRunner.js';
 import { startWatchedProxy, type WatchedProxy } from './helpers/proxyHarness.js';
+import { HERMES_CODES } from './helpers/profiles.js';
+import { HERMES_DIALECT } from '../../profiles/hermes/dialect.js';
 
 // The browser lane through the proxy: Chromium plays the newer desktop (session.create with cwd + cwd_explicit)
 // against a reference gateway started as the older backend (the pre-cwd_explicit document). The proxy must report
@@ -70,7 +72,7 @@ let page: { server: Server; pageUrl: string };
 
 test.beforeAll(async () => {
   gateway = await startGateway({ contractPaths: [SESSION_LIFECYCLE_PRE_CWD_EXPLICIT], token: TOKEN });
-  proxy = await startWatchedProxy({ upstream: gateway.url, server: OLDER, client: NEWER, bindings: loadBindingRules(join(CONTRACTS_DIR, 'hermes', 'bindings.json')) });
+  proxy = await startWatchedProxy({ upstream: gateway.url, server: OLDER, client: NEWER, bindings: loadBindingRules(HERMES_BINDINGS) });
   browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ARGS });
   page = await servePage();
 });
@@ -122,12 +124,12 @@ test('the newer desktop page through the proxy: cwd_explicit reported as skew, t
   // The replay file re-sends the desktop's create and reproduces the break on an older backend, not on a current one.
   const replay = readReplayFile(join(reportDir, matrix.cells.find((cell) => cell.check === 'skew.client-contract')?.replay ?? ''));
   expect(replay.payload).toEqual({ cwd: '/srv/project', cwd_explicit: true });
-  const older = await RpcClient.connect({ url: gateway.url, token: TOKEN });
+  const older = await RpcClient.connect({ dialect: HERMES_DIALECT, url: gateway.url, token: TOKEN });
   const current = await startGateway({ contractPaths: [SESSION_LIFECYCLE_CONTRACT] });
-  const newer = await RpcClient.connect({ url: current.url });
+  const newer = await RpcClient.connect({ dialect: HERMES_DIALECT, url: current.url });
   try {
-    expect((await runReplay(replay, OLDER, older, 5_000)).reproduced).toBe(true);
-    expect((await runReplay(replay, NEWER, newer, 5_000)).reproduced).toBe(false);
+    expect((await runReplay(replay, OLDER, HERMES_CODES, older, 5_000)).reproduced).toBe(true);
+    expect((await runReplay(replay, NEWER, HERMES_CODES, newer, 5_000)).reproduced).toBe(false);
   } finally {
     await older.close();
     await newer.close();

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startGateway } from '../../gateway/index.js';
-import { SESSION_LIFECYCLE_CONTRACT, SESSION_LIFECYCLE_PRE_CWD_EXPLICIT } from '../../src/config/packagePaths.js';
+import { SESSION_LIFECYCLE_CONTRACT, SESSION_LIFECYCLE_PRE_CWD_EXPLICIT } from '../../profiles/hermes/paths.js';
 import { CLI, REPO, runCli } from './helpers/cliRunner.js';
 import { WsTestClient } from './helpers/gatewayWsClient.js';
 

@@ -5,13 +5,15 @@ import { join } from 'node:path';
 import { startGateway, type RunningGateway } from '../../gateway/index.js';
 import { loadBindingRules } from '../../src/binding/bindingRules.js';
 import { RpcClient } from '../../src/client/rpcClient.js';
-import { CONTRACTS_DIR, SESSION_LIFECYCLE_CONTRACT } from '../../src/config/packagePaths.js';
+import { HERMES_BINDINGS, SESSION_LIFECYCLE_CONTRACT } from '../../profiles/hermes/paths.js';
 import { loadContractSync } from '../../src/contracts/index.js';
 import { isFrameReplay, runFrameReplay, type ProxyReport } from '../../src/proxy/index.js';
 import { readReplayFile } from '../../src/replay/replayFile.js';
 import { runReplay } from '../../src/replay/replayRunner.js';
 import { WsTestClient } from './helpers/gatewayWsClient.js';
 import { startWatchedProxy, type WatchedProxy } from './helpers/proxyHarness.js';
+import { HERMES_CODES, HERMES_PROFILE } from './helpers/profiles.js';
+import { HERMES_DIALECT } from '../../profiles/hermes/dialect.js';
 
 // A deliberately faulty reference gateway behind the proxy, driven by a plain client: a result that breaks its
 // schema (result.undeclared-key: session.title results carry `debug`) and a repeated seq (event.seq-repeats: a live
@@ -19,7 +21,7 @@ import { startWatchedProxy, type WatchedProxy } from './helpers/proxyHarness.js'
 // against the clean gateway gives no finding.
 
 const CONTRACT = loadContractSync(SESSION_LIFECYCLE_CONTRACT);
-const BINDINGS = loadBindingRules(join(CONTRACTS_DIR, 'hermes', 'bindings.json'));
+const BINDINGS = loadBindingRules(HERMES_BINDINGS);
 const FAULTS = ['result.undeclared-key', 'event.seq-repeats'];
 
 /** What a TUI does in a minute: open a session, name it twice, two turns that fail. */
@@ -85,14 +87,14 @@ test('a result schema break and a repeated seq are each reported once per frame 
     const seqReplay = readReplayFile(join(reportDir, failing.find((cell) => cell.check === 'event.seq-monotonic')?.replay ?? ''));
     expect(isFrameReplay(seqReplay)).toBe(true);
     const clean = await startGateway({ contractPaths: [SESSION_LIFECYCLE_CONTRACT] });
-    const onFaulty = await RpcClient.connect({ url: gateway.url });
-    const onClean = await RpcClient.connect({ url: clean.url });
+    const onFaulty = await RpcClient.connect({ dialect: HERMES_DIALECT, url: gateway.url });
+    const onClean = await RpcClient.connect({ dialect: HERMES_DIALECT, url: clean.url });
     try {
-      expect((await runReplay(titleReplay, CONTRACT, onFaulty, 5_000)).reproduced).toBe(true);
-      expect((await runReplay(titleReplay, CONTRACT, onClean, 5_000)).reproduced).toBe(false);
+      expect((await runReplay(titleReplay, CONTRACT, HERMES_CODES, onFaulty, 5_000)).reproduced).toBe(true);
+      expect((await runReplay(titleReplay, CONTRACT, HERMES_CODES, onClean, 5_000)).reproduced).toBe(false);
       if (!isFrameReplay(seqReplay)) throw new Error('the seq finding has no frame replay');
-      expect((await runFrameReplay(seqReplay, CONTRACT, gateway.url, 5_000)).reproduced).toBe(true);
-      expect((await runFrameReplay(seqReplay, CONTRACT, clean.url, 5_000)).reproduced).toBe(false);
+      expect((await runFrameReplay(seqReplay, CONTRACT, HERMES_PROFILE, gateway.url, 5_000)).reproduced).toBe(true);
+      expect((await runFrameReplay(seqReplay, CONTRACT, HERMES_PROFILE, clean.url, 5_000)).reproduced).toBe(false);
     } finally {
       await onFaulty.close();
       await onClean.close();

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
-import { HERMES_PROFILE } from '../../src/checks/profile.js';
-import { SESSION_LIFECYCLE_CONTRACT, SESSION_LIFECYCLE_PRE_CWD_EXPLICIT } from '../../src/config/packagePaths.js';
+import { HERMES_CODES } from './helpers/profiles.js';
+import { HERMES_DIALECT } from '../../profiles/hermes/dialect.js';
+import { SESSION_LIFECYCLE_CONTRACT, SESSION_LIFECYCLE_PRE_CWD_EXPLICIT } from '../../profiles/hermes/paths.js';
 import { loadContractSync } from '../../src/contracts/index.js';
 import { FrameStreamJudge, requestShape, skewSummary, type FrameFinding } from '../../src/proxy/index.js';
 import { SchemaValidators } from '../../src/contracts/index.js';
@@ -14,7 +15,7 @@ const OLDER = loadContractSync(SESSION_LIFECYCLE_PRE_CWD_EXPLICIT);
 type Line = ['client' | 'server', unknown] | ['close', number];
 
 function converse(lines: Line[], client = false): { findings: FrameFinding[]; judge: FrameStreamJudge } {
-  const judge = new FrameStreamJudge({ server: OLDER, profile: HERMES_PROFILE, ...(client ? { client: CURRENT } : {}) });
+  const judge = new FrameStreamJudge({ server: OLDER, profile: HERMES_CODES, dialect: HERMES_DIALECT, inlineMethods: ['gateway.ping'], ...(client ? { client: CURRENT } : {}) });
   judge.open('c1');
   const findings: FrameFinding[] = [];
   lines.forEach(([side, frame], at) => {

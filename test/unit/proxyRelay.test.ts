@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
-import { SESSION_LIFECYCLE_CONTRACT } from '../../src/config/packagePaths.js';
+import { SESSION_LIFECYCLE_CONTRACT } from '../../profiles/hermes/paths.js';
 import { loadContractSync } from '../../src/contracts/index.js';
 import { startRelay, upstreamUrlFor, type RelayTap } from '../../src/proxy/index.js';
 import { startWatchedProxy } from './helpers/proxyHarness.js';

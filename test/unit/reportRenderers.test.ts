@@ -8,7 +8,7 @@ import { renderMarkdown } from '../../src/report/renderMarkdown.js';
 
 const RUN: MatrixRun = {
   target: 'wss://staging.example/api/ws?token=***',
-  contracts: [{ title: 'Hermes session lifecycle', version: '2.3.0', path: 'contracts/hermes/session.json' }],
+  contracts: [{ title: 'Hermes session lifecycle', version: '2.3.0', path: 'profiles/hermes/contracts/session.json' }],
   seed: 424242,
 };
 

@@ -3,6 +3,7 @@ import { expect, test } from '@playwright/test';
 import { WebSocketServer } from 'ws';
 import { startGateway, type RunningGateway } from '../../gateway/index.js';
 import { HttpRpcClient, Redactor, RpcClient, Transcript } from '../../src/client/index.js';
+import { HERMES_DIALECT } from '../../profiles/hermes/dialect.js';
 
 const TOKEN = 'tok-3f9a1c-very-secret';
 let gateway: RunningGateway;
@@ -13,7 +14,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => gateway.close());
 
 test('waits for gateway.ready and correlates string ids', async () => {
-  const client = await RpcClient.connect({ url: gateway.url, token: TOKEN });
+  const client = await RpcClient.connect({ dialect: HERMES_DIALECT, url: gateway.url, token: TOKEN });
   expect(client.ready?.type).toBe('gateway.ready');
   const exchange = await client.call('session.list', {});
   expect(exchange.correlation).toBe('exact');
@@ -26,7 +27,7 @@ test('a request that gets no answer is a REQUEST_TIMEOUT naming the method and t
   const silent = new WebSocketServer({ port: 0, host: '127.0.0.1' });
   await new Promise((resolve) => silent.once('listening', resolve));
   const { port } = silent.address() as { port: number };
-  const client = await RpcClient.connect({ url: `ws://127.0.0.1:${port}/api/ws`, readyTimeoutMs: 0 });
+  const client = await RpcClient.connect({ dialect: HERMES_DIALECT, url: `ws://127.0.0.1:${port}/api/ws`, readyTimeoutMs: 0 });
   const exchange = await client.call('session.create', {}, { timeoutMs: 50 });
   expect(exchange.failure?.code).toBe('REQUEST_TIMEOUT');
   expect(exchange.failure?.message).toBe('[REQUEST_TIMEOUT] session.create did not answer within 50 ms');
@@ -36,7 +37,7 @@ test('a request that gets no answer is a REQUEST_TIMEOUT naming the method and t
 });
 
 test('events can be awaited by type and session, including ones that already arrived', async () => {
-  const client = await RpcClient.connect({ url: gateway.url, token: TOKEN });
+  const client = await RpcClient.connect({ dialect: HERMES_DIALECT, url: gateway.url, token: TOKEN });
   const created = await client.request<{ session_id: string }>('session.create', {});
   const info = await client.waitForEvent({ type: 'session.info', sessionId: created.session_id }, 5_000);
   expect(info.session_id).toBe(created.session_id);
@@ -50,7 +51,7 @@ test('events can be awaited by type and session, including ones that already arr
 
 test('the token never appears in transcripts, even when it came inside the URL', async () => {
   const transcript = new Transcript(new Redactor([TOKEN]));
-  const client = await RpcClient.connect({ url: `${gateway.url}?token=${TOKEN}`, transcript });
+  const client = await RpcClient.connect({ dialect: HERMES_DIALECT, url: `${gateway.url}?token=${TOKEN}`, transcript });
   await client.request('session.list', { title: TOKEN });
   await client.close();
   const text = transcript.render();
@@ -60,7 +61,7 @@ test('the token never appears in transcripts, even when it came inside the URL',
 });
 
 test('a refused token is GATEWAY_UNREACHABLE naming the close code and the fix, without the token', async () => {
-  const error = await RpcClient.connect({ url: gateway.url, token: 'wrong-token-123' }).catch((e: unknown) => e);
+  const error = await RpcClient.connect({ dialect: HERMES_DIALECT, url: gateway.url, token: 'wrong-token-123' }).catch((e: unknown) => e);
   expect(HarnessError.is(error)).toBe(true);
   expect((error as Error).message).toContain('4401');
   expect((error as Error).message).toContain('--token-env');
@@ -68,7 +69,7 @@ test('a refused token is GATEWAY_UNREACHABLE naming the close code and the fix, 
 });
 
 test('an unreachable target is GATEWAY_UNREACHABLE', async () => {
-  const error = await RpcClient.connect({ url: 'ws://127.0.0.1:9/api/ws', connectTimeoutMs: 1_000 }).catch((e: unknown) => e);
+  const error = await RpcClient.connect({ dialect: HERMES_DIALECT, url: 'ws://127.0.0.1:9/api/ws', connectTimeoutMs: 1_000 }).catch((e: unknown) => e);
   expect((error as HarnessError).code).toBe('GATEWAY_UNREACHABLE');
 });
 

@@ -5,19 +5,20 @@ import { fileURLToPath } from 'node:url';
 import WebSocket, { WebSocketServer } from 'ws';
 import { startGateway, type RunningGateway } from '../../gateway/index.js';
 import type { CheckId } from '../../src/checks/checkCatalogue.js';
-import { HERMES_PROFILE } from '../../src/checks/profile.js';
+import { HERMES_CODES } from './helpers/profiles.js';
 import { RpcClient } from '../../src/client/rpcClient.js';
 import { loadContractSync } from '../../src/contracts/index.js';
-import { closeResumeVerdict, deleteLiveVerdict } from '../../src/scenarios/lifecycleScenarios.js';
-import { DROP_CHECK, dropReplayVerdict, type DropMode } from '../../src/scenarios/replayDrop.js';
-import { epochVerdict } from '../../src/scenarios/replayEpoch.js';
-import { overflowVerdict, watermarkAheadVerdict } from '../../src/scenarios/replayLimits.js';
-import { statsVerdict } from '../../src/scenarios/replayStats.js';
-import type { Connect, ScenarioVerdict } from '../../src/scenarios/scenarioVerdict.js';
-import { remoteLaneVerdict, tolerantClientVerdict } from '../../src/scenarios/topologyScenarios.js';
+import { closeResumeVerdict, deleteLiveVerdict } from '../../profiles/hermes/scenarios/lifecycleScenarios.js';
+import { DROP_CHECK, dropReplayVerdict, type DropMode } from '../../profiles/hermes/scenarios/replayDrop.js';
+import { epochVerdict } from '../../profiles/hermes/scenarios/replayEpoch.js';
+import { overflowVerdict, watermarkAheadVerdict } from '../../profiles/hermes/scenarios/replayLimits.js';
+import { statsVerdict } from '../../profiles/hermes/scenarios/replayStats.js';
+import type { Connect, ScenarioVerdict } from '../../src/run/scenarioVerdict.js';
+import { remoteLaneVerdict, tolerantClientVerdict } from '../../profiles/hermes/scenarios/topologyScenarios.js';
 import { analyseSkew } from '../../src/skew/index.js';
+import { HERMES_DIALECT } from '../../profiles/hermes/dialect.js';
 
-const CURRENT = loadContractSync(fileURLToPath(new URL('../../contracts/hermes/session-lifecycle.openrpc.json', import.meta.url)));
+const CURRENT = loadContractSync(fileURLToPath(new URL('../../profiles/hermes/contracts/session-lifecycle.openrpc.json', import.meta.url)));
 
 // The scenario verdicts against the reference gateway behind a small WebSocket proxy that rewrites answers: every
 // check passes through a faithful proxy and fails, under its own check id, when the gateway's answers are falsified.
@@ -143,7 +144,7 @@ async function faultyProxy(upstream: string, fault: Fault): Promise<{ url: strin
 async function throughProxy(fault: Fault, run: (connect: Connect, gateway: RunningGateway) => Promise<ScenarioVerdict>): Promise<ScenarioVerdict> {
   const gateway = await startGateway({});
   const proxy = await faultyProxy(gateway.url, fault);
-  const connect: Connect = (options = {}) => RpcClient.connect({ url: proxy.url, readyTimeoutMs: 2_000, ...options });
+  const connect: Connect = (options = {}) => RpcClient.connect({ dialect: HERMES_DIALECT, url: proxy.url, readyTimeoutMs: 2_000, ...options });
   try {
     return await run(connect, gateway);
   } finally {
@@ -244,8 +245,8 @@ test('scenario.lifecycle-close-resume passes through a faithful proxy and fails 
 
 test('scenario.topology-remote fails when the gateway ignores the sent cwd; scenario.tolerant-client, whose first create needs no resend, leaves that to it', async () => {
   const report = analyseSkew(CURRENT, CURRENT);
-  expect((await throughProxy('none', (connect) => remoteLaneVerdict(connect, { report, profile: HERMES_PROFILE }))).status).toBe('pass');
-  expectFailure(await throughProxy('ignore-cwd', (connect) => remoteLaneVerdict(connect, { report, profile: HERMES_PROFILE })), 'scenario.topology-remote', /session cwd is "\/elsewhere", not the sent "\/"/);
-  const tolerant = await throughProxy('ignore-cwd', (connect) => tolerantClientVerdict(connect, { report, profile: HERMES_PROFILE, targetCreateClosed: true }));
+  expect((await throughProxy('none', (connect) => remoteLaneVerdict(connect, { report, profile: HERMES_CODES }))).status).toBe('pass');
+  expectFailure(await throughProxy('ignore-cwd', (connect) => remoteLaneVerdict(connect, { report, profile: HERMES_CODES })), 'scenario.topology-remote', /session cwd is "\/elsewhere", not the sent "\/"/);
+  const tolerant = await throughProxy('ignore-cwd', (connect) => tolerantClientVerdict(connect, { report, profile: HERMES_CODES, targetCreateClosed: true }));
   expect(tolerant.status, tolerant.detail).toBe('pass');
 });

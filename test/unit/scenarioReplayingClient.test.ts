@@ -1,10 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { EventLog } from '../../src/client/eventLog.js';
-import type { GatewayEventParams, JsonValue } from '../../core/index.js';
-import { REPLAY_GAP_EVENT, ReplayingClient, type ReplaySource } from '../../src/scenarios/replayingClient.js';
-import { judgeDelivery, judgeReplay } from '../../src/scenarios/replayJudge.js';
+import type { WireEvent, JsonValue } from '../../core/index.js';
+import { REPLAY_GAP_EVENT, ReplayingClient, type ReplaySource } from '../../profiles/hermes/scenarios/replayingClient.js';
+import { judgeDelivery, judgeReplay } from '../../profiles/hermes/scenarios/replayJudge.js';
 
-const ev = (session: string, seq: number, type = 'message.delta', payload: JsonValue = { text: `t${seq}` }): GatewayEventParams => ({ type, session_id: session, payload, seq });
+const ev = (session: string, seq: number, type = 'message.delta', payload: JsonValue = { text: `t${seq}` }): WireEvent => ({ type, session_id: session, payload, seq });
 const seqs = (client: ReplayingClient, session = 's'): number[] => client.delivered.filter((e) => e.session_id === session && typeof e.seq === 'number').map((e) => e.seq as number);
 
 /** A socket stand-in: an event log fed by hand and a scripted `session.events.since`. */
@@ -13,13 +13,13 @@ class FakeSource implements ReplaySource {
   readonly calls: Array<{ method: string; params: unknown }> = [];
   answer: (params: { session_id: string; last_seen: number }) => Promise<unknown> = async () => ({});
 
-  constructor(readonly ready: GatewayEventParams | undefined) {}
+  constructor(readonly ready: WireEvent | undefined) {}
 
   static withEpoch(epoch: string): FakeSource {
     return new FakeSource({ type: 'gateway.ready', payload: { replay_epoch: epoch, skin: {}, change_events: true } });
   }
 
-  live(event: GatewayEventParams): void {
+  live(event: WireEvent): void {
     this.events.push(event, { jsonrpc: '2.0', method: 'event', params: event });
   }
 
@@ -29,7 +29,7 @@ class FakeSource implements ReplaySource {
   }
 }
 
-const sinceResult = (events: GatewayEventParams[], extra: Record<string, JsonValue> = {}) => ({ events, latest_seq: events[events.length - 1]?.seq ?? 0, truncated: false, count: events.length, epoch: 'e1', open_requests: [], ...extra });
+const sinceResult = (events: WireEvent[], extra: Record<string, JsonValue> = {}) => ({ events, latest_seq: events[events.length - 1]?.seq ?? 0, truncated: false, count: events.length, epoch: 'e1', open_requests: [], ...extra });
 
 test('live frames: watermark per session, a seq at or below it is dropped, session-less frames always pass', () => {
   const client = new ReplayingClient();
@@ -73,7 +73,7 @@ test('frames the new socket received before attach are fed through the same rule
   const client = new ReplayingClient();
   client.receive(ev('s', 4));
   const source = FakeSource.withEpoch('e1');
-  source.events.push(source.ready as GatewayEventParams, {});
+  source.events.push(source.ready as WireEvent, {});
   source.live(ev('s', 5));
   client.attach(source);
   expect(client.isParked('s')).toBe(true);
@@ -143,16 +143,16 @@ const stamped = [ev('s', 7, 'message.start', null), ev('s', 8), ev('s', 9), ev('
 
 test('judgeReplay: the exact replay passes; each falsification is named', () => {
   expect(judgeReplay({ sessionId: 's', lastSeen: 6, result: sinceResult(stamped), stamped, observedThroughAnswer: true })).toEqual([]);
-  const dropped = [stamped[0], stamped[2], stamped[3]] as GatewayEventParams[];
+  const dropped = [stamped[0], stamped[2], stamped[3]] as WireEvent[];
   expect(judgeReplay({ sessionId: 's', lastSeen: 6, result: sinceResult(dropped), stamped }).join('\n')).toMatch(/gap: seq 8 \(message.delta .*observed live\) is missing/);
-  const duplicated = [stamped[0], stamped[0], ...stamped.slice(1)] as GatewayEventParams[];
+  const duplicated = [stamped[0], stamped[0], ...stamped.slice(1)] as WireEvent[];
   expect(judgeReplay({ sessionId: 's', lastSeen: 6, result: sinceResult(duplicated), stamped })).toEqual(['duplicate: seq 7 (message.start null) is replayed twice']);
-  const renumbered = [...stamped.slice(0, 3), { ...stamped[3], seq: 11 }] as GatewayEventParams[];
+  const renumbered = [...stamped.slice(0, 3), { ...stamped[3], seq: 11 }] as WireEvent[];
   expect(judgeReplay({ sessionId: 's', lastSeen: 6, result: sinceResult(renumbered), stamped, observedThroughAnswer: true })).toEqual([
     'seq 11 was never stamped: the highest seq the gateway sent before answering is 10',
     'gap: seq 10 (message.complete {"text":"x"}, observed live) is missing from the replay',
   ]);
-  const swapped = [stamped[0], { ...stamped[1], payload: { text: 'other' } }, stamped[2], stamped[3]] as GatewayEventParams[];
+  const swapped = [stamped[0], { ...stamped[1], payload: { text: 'other' } }, stamped[2], stamped[3]] as WireEvent[];
   expect(judgeReplay({ sessionId: 's', lastSeen: 6, result: sinceResult(swapped), stamped })[0]).toMatch(/seq 8 is replayed as message.delta \{"text":"other"\} but was stamped as message.delta \{"text":"t8"\}/);
 });
 
@@ -162,9 +162,9 @@ test('judgeReplay: count, latest_seq, truncated, order, watermark and shape rule
   expect(judge({ ...sinceResult(stamped), latest_seq: 12 }).join('\n')).toMatch(/latest_seq is 12 but the last replayed event has seq 10[\s\S]*gap: seq 11 is missing/);
   expect(judge({ ...sinceResult(stamped), latest_seq: 9 }).join('\n')).toMatch(/latest_seq is 9, below seq 10 that the gateway had already stamped/);
   expect(judge({ ...sinceResult(stamped), truncated: true })[0]).toMatch(/truncated: true for watermark 6/);
-  expect(judge(sinceResult([stamped[1], stamped[0], stamped[2], stamped[3]] as GatewayEventParams[]))[0]).toMatch(/out of order: seq 7 is replayed after seq 8/);
+  expect(judge(sinceResult([stamped[1], stamped[0], stamped[2], stamped[3]] as WireEvent[]))[0]).toMatch(/out of order: seq 7 is replayed after seq 8/);
   expect(judge(sinceResult(stamped), 7)[0]).toMatch(/seq 7 .* is at or below the watermark 7/);
-  expect(judge({ ...sinceResult(stamped), events: [{ jsonrpc: '2.0', method: 'event', params: stamped[0] } as unknown as GatewayEventParams, ...stamped.slice(1)] })[0]).toMatch(/events\[0\] is not an event params object with a type/);
+  expect(judge({ ...sinceResult(stamped), events: [{ jsonrpc: '2.0', method: 'event', params: stamped[0] } as unknown as WireEvent, ...stamped.slice(1)] })[0]).toMatch(/events\[0\] is not an event params object with a type/);
   expect(judge({ events: 'none', latest_seq: '9' })).toEqual(['session.events.since result has no events array', 'latest_seq is "9", not an integer', 'truncated is undefined, not a boolean', 'count is undefined, not an integer']);
   expect(judge({ ...sinceResult([]), latest_seq: 10_000_000 }).length).toBeLessThan(10);
 });

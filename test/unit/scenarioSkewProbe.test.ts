@@ -1,13 +1,14 @@
 import { expect, test } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
 import { startGateway } from '../../gateway/index.js';
-import { HERMES_PROFILE, JSON_RPC_PROFILE } from '../../src/checks/profile.js';
+import { HERMES_CODES, JSON_RPC_CODES } from './helpers/profiles.js';
 import { RpcClient } from '../../src/client/rpcClient.js';
 import { loadContractSync } from '../../src/contracts/index.js';
-import { compareSkew, observe, pathOf, renderSkewTable, skewProbeVerdict, type SkewObservation } from '../../src/scenarios/skewProbe.js';
+import { compareSkew, observe, pathOf, renderSkewTable, skewProbeVerdict, type SkewObservation } from '../../profiles/hermes/scenarios/skewProbe.js';
 import { analyseSkew } from '../../src/skew/index.js';
+import { HERMES_DIALECT } from '../../profiles/hermes/dialect.js';
 
-const path = (name: string) => fileURLToPath(new URL(`../../contracts/hermes/${name}`, import.meta.url));
+const path = (name: string) => fileURLToPath(new URL(`../../profiles/hermes/contracts/${name}`, import.meta.url));
 const CURRENT_PATH = path('session-lifecycle.openrpc.json');
 const PRE_CWD_PATH = path('session-lifecycle.pre-cwd-explicit.openrpc.json');
 const CURRENT = loadContractSync(CURRENT_PATH);
@@ -16,13 +17,13 @@ const PRE_CWD = loadContractSync(PRE_CWD_PATH);
 const rejection = (field: string) => ({ kind: 'error', code: 4000, message: `invalid params for session.create: ${field}: Extra inputs are not permitted` }) as const;
 
 test('observe classifies outcomes under the profile: contract rejection (naming the path or not), acceptance, anything else', () => {
-  expect(observe('session.create', 'cwd_explicit', 'rejected', rejection('cwd_explicit'), HERMES_PROFILE)).toMatchObject({ observed: 'rejected', namesPath: true, namedPath: 'cwd_explicit' });
-  expect(observe('session.create', 'cwd_explicit', 'rejected', rejection('title_x'), HERMES_PROFILE)).toMatchObject({ observed: 'rejected', namesPath: false, namedPath: 'title_x' });
-  expect(observe('session.create', '', 'accepted', { kind: 'result', result: {} }, HERMES_PROFILE).observed).toBe('accepted');
-  expect(observe('session.create', '', 'accepted', { kind: 'error', code: 4007, message: 'session not found' }, HERMES_PROFILE).observed).toBe('accepted');
-  expect(observe('session.create', '', 'accepted', { kind: 'error', code: -32603, message: 'internal error' }, HERMES_PROFILE).observed).toBe('other');
-  expect(observe('m', 'extra', 'rejected', { kind: 'error', code: -32602, message: 'unexpected param "extra"' }, JSON_RPC_PROFILE)).toMatchObject({ observed: 'rejected', namesPath: true });
-  expect(observe('m', 'extra', 'rejected', { kind: 'failure', failure: { code: 'REQUEST_TIMEOUT', message: 'timeout' } }, JSON_RPC_PROFILE).observed).toBe('other');
+  expect(observe('session.create', 'cwd_explicit', 'rejected', rejection('cwd_explicit'), HERMES_CODES)).toMatchObject({ observed: 'rejected', namesPath: true, namedPath: 'cwd_explicit' });
+  expect(observe('session.create', 'cwd_explicit', 'rejected', rejection('title_x'), HERMES_CODES)).toMatchObject({ observed: 'rejected', namesPath: false, namedPath: 'title_x' });
+  expect(observe('session.create', '', 'accepted', { kind: 'result', result: {} }, HERMES_CODES).observed).toBe('accepted');
+  expect(observe('session.create', '', 'accepted', { kind: 'error', code: 4007, message: 'session not found' }, HERMES_CODES).observed).toBe('accepted');
+  expect(observe('session.create', '', 'accepted', { kind: 'error', code: -32603, message: 'internal error' }, HERMES_CODES).observed).toBe('other');
+  expect(observe('m', 'extra', 'rejected', { kind: 'error', code: -32602, message: 'unexpected param "extra"' }, JSON_RPC_CODES)).toMatchObject({ observed: 'rejected', namesPath: true });
+  expect(observe('m', 'extra', 'rejected', { kind: 'failure', failure: { code: 'REQUEST_TIMEOUT', message: 'timeout' } }, JSON_RPC_CODES).observed).toBe('other');
   expect(pathOf('messages.0.foo')).toEqual(['messages', 0, 'foo']);
 });
 
@@ -51,7 +52,7 @@ test('compareSkew: agreement, predicted break not observed, observed break not p
 async function probe(declared: typeof CURRENT, servedPath: string) {
   const gateway = await startGateway({ contractPaths: [servedPath] });
   try {
-    return await skewProbeVerdict((options = {}) => RpcClient.connect({ url: gateway.url, readyTimeoutMs: 2_000, ...options }), { client: CURRENT, target: declared, profile: HERMES_PROFILE });
+    return await skewProbeVerdict((options = {}) => RpcClient.connect({ dialect: HERMES_DIALECT, url: gateway.url, readyTimeoutMs: 2_000, ...options }), { client: CURRENT, target: declared, profile: HERMES_CODES });
   } finally {
     await gateway.close();
   }

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import type { Exchange, JsonObject, Outcome } from '../../core/index.js';
-import { HERMES_OUT_OF_SYNC_SUFFIX } from '../../src/checks/hermesCodes.js';
-import { createTolerantly, rejectedField, type ScenarioCaller } from '../../src/scenarios/tolerantClient.js';
+import { HERMES_OUT_OF_SYNC_SUFFIX } from '../../profiles/hermes/errorCodes.js';
+import { createTolerantly, rejectedField, type ScenarioCaller } from '../../profiles/hermes/scenarios/tolerantClient.js';
 
 const extra = (field: string, method = 'session.create', suffix = true) =>
   ({ error: { code: 4000, message: `invalid params for ${method}: ${field}: Extra inputs are not permitted${suffix ? HERMES_OUT_OF_SYNC_SUFFIX : ''}` } }) as const;

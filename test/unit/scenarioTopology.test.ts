@@ -1,16 +1,17 @@
 import { expect, test } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
 import { startGateway } from '../../gateway/index.js';
-import { HERMES_PROFILE } from '../../src/checks/profile.js';
+import { HERMES_CODES } from './helpers/profiles.js';
 import { RpcClient } from '../../src/client/rpcClient.js';
 import { loadContractSync, type Contract } from '../../src/contracts/index.js';
-import { HERMES_OUT_OF_SYNC_SUFFIX } from '../../src/checks/hermesCodes.js';
-import { judgeRemoteLanePage, pageExpectation, type PageReadout } from '../../src/scenarios/remoteLanePage.js';
-import type { Connect, ScenarioVerdict } from '../../src/scenarios/scenarioVerdict.js';
-import { closedParams, localLaneVerdict, predictedUnknownKeys, remoteLaneVerdict, tolerantClientVerdict } from '../../src/scenarios/topologyScenarios.js';
+import { HERMES_OUT_OF_SYNC_SUFFIX } from '../../profiles/hermes/errorCodes.js';
+import { judgeRemoteLanePage, pageExpectation, type PageReadout } from '../../profiles/hermes/scenarios/remoteLanePage.js';
+import type { Connect, ScenarioVerdict } from '../../src/run/scenarioVerdict.js';
+import { closedParams, localLaneVerdict, predictedUnknownKeys, remoteLaneVerdict, tolerantClientVerdict } from '../../profiles/hermes/scenarios/topologyScenarios.js';
 import { analyseSkew } from '../../src/skew/index.js';
+import { HERMES_DIALECT } from '../../profiles/hermes/dialect.js';
 
-const path = (name: string) => fileURLToPath(new URL(`../../contracts/hermes/${name}`, import.meta.url));
+const path = (name: string) => fileURLToPath(new URL(`../../profiles/hermes/contracts/${name}`, import.meta.url));
 const CURRENT_PATH = path('session-lifecycle.openrpc.json');
 const PRE_CWD_PATH = path('session-lifecycle.pre-cwd-explicit.openrpc.json');
 const CURRENT = loadContractSync(CURRENT_PATH);
@@ -19,7 +20,7 @@ const PRE_CWD = loadContractSync(PRE_CWD_PATH);
 async function against(servedPath: string, run: (connect: Connect) => Promise<ScenarioVerdict>, options: { legacyMessages?: boolean } = {}): Promise<ScenarioVerdict> {
   const gateway = await startGateway({ contractPaths: [servedPath], ...options });
   try {
-    return await run((connectOptions = {}) => RpcClient.connect({ url: gateway.url, readyTimeoutMs: 2_000, ...connectOptions }));
+    return await run((connectOptions = {}) => RpcClient.connect({ dialect: HERMES_DIALECT, url: gateway.url, readyTimeoutMs: 2_000, ...connectOptions }));
   } finally {
     await gateway.close();
   }
@@ -29,8 +30,8 @@ const lanes = (declared: Contract) => {
   const report = analyseSkew(CURRENT, declared);
   return {
     local: (connect: Connect) => localLaneVerdict(connect),
-    remote: (connect: Connect) => remoteLaneVerdict(connect, { report, profile: HERMES_PROFILE }),
-    tolerant: (connect: Connect) => tolerantClientVerdict(connect, { report, profile: HERMES_PROFILE, targetCreateClosed: closedParams(declared, 'session.create') }),
+    remote: (connect: Connect) => remoteLaneVerdict(connect, { report, profile: HERMES_CODES }),
+    tolerant: (connect: Connect) => tolerantClientVerdict(connect, { report, profile: HERMES_CODES, targetCreateClosed: closedParams(declared, 'session.create') }),
   };
 };
 
@@ -89,12 +90,12 @@ test('judgeRemoteLanePage: the page must show what the analyser predicts', () =>
   const reject = pageExpectation(analyseSkew(CURRENT, PRE_CWD));
   expect(reject).toEqual({ rejectedPaths: ['cwd_explicit'], sides: 'client v2 → server v1' });
   const outOfSync = readout({ state: 'out-of-sync', draftVisible: false, sessionId: '', bannerVisible: true, bannerText: `Out of sync: … ${banner}`, bannerMessage: banner });
-  expect(judgeRemoteLanePage(readout({}), accept, HERMES_PROFILE)).toEqual([]);
-  expect(judgeRemoteLanePage(outOfSync, reject, HERMES_PROFILE)).toEqual([]);
-  expect(judgeRemoteLanePage(outOfSync, accept, HERMES_PROFILE)[0]).toMatch(/predicts that the desktop's create is accepted \(client v2 → server v2\); the page shows the out-of-sync banner/);
-  expect(judgeRemoteLanePage(readout({}), reject, HERMES_PROFILE)[0]).toMatch(/predicts a rejection naming cwd_explicit .*; the page shows "draft accepted" \(session abcd1234\)/);
-  expect(judgeRemoteLanePage(readout({ state: 'error', draftVisible: false, errorText: 'connection closed (4401)' }), accept, HERMES_PROFILE)[0]).toContain('state error ("connection closed (4401)")');
-  expect(judgeRemoteLanePage({ ...outOfSync, bannerVisible: false }, reject, HERMES_PROFILE)[0]).toMatch(/no visible "out of sync" banner/);
-  expect(judgeRemoteLanePage({ ...outOfSync, bannerMessage: banner.replace('cwd_explicit', 'service_tier') }, reject, HERMES_PROFILE)[0]).toMatch(/does not name cwd_explicit/);
-  expect(judgeRemoteLanePage(readout({ sessionId: '' }), accept, HERMES_PROFILE)).toEqual(['the page shows "draft accepted" without a session id']);
+  expect(judgeRemoteLanePage(readout({}), accept, HERMES_CODES)).toEqual([]);
+  expect(judgeRemoteLanePage(outOfSync, reject, HERMES_CODES)).toEqual([]);
+  expect(judgeRemoteLanePage(outOfSync, accept, HERMES_CODES)[0]).toMatch(/predicts that the desktop's create is accepted \(client v2 → server v2\); the page shows the out-of-sync banner/);
+  expect(judgeRemoteLanePage(readout({}), reject, HERMES_CODES)[0]).toMatch(/predicts a rejection naming cwd_explicit .*; the page shows "draft accepted" \(session abcd1234\)/);
+  expect(judgeRemoteLanePage(readout({ state: 'error', draftVisible: false, errorText: 'connection closed (4401)' }), accept, HERMES_CODES)[0]).toContain('state error ("connection closed (4401)")');
+  expect(judgeRemoteLanePage({ ...outOfSync, bannerVisible: false }, reject, HERMES_CODES)[0]).toMatch(/no visible "out of sync" banner/);
+  expect(judgeRemoteLanePage({ ...outOfSync, bannerMessage: banner.replace('cwd_explicit', 'service_tier') }, reject, HERMES_CODES)[0]).toMatch(/does not name cwd_explicit/);
+  expect(judgeRemoteLanePage(readout({ sessionId: '' }), accept, HERMES_CODES)).toEqual(['the page shows "draft accepted" without a session id']);
 });

@@ -8,8 +8,8 @@ import { expect, test } from '@playwright/test';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'contract-gate.js');
 const fixture = (name: string): string => join(root, 'test', 'skewFixtures', name);
-const hermesCurrent = join(root, 'contracts', 'hermes', 'session-lifecycle.openrpc.json');
-const hermesPrevious = join(root, 'contracts', 'hermes', 'session-lifecycle.pre-cwd-explicit.openrpc.json');
+const hermesCurrent = join(root, 'profiles', 'hermes', 'contracts', 'session-lifecycle.openrpc.json');
+const hermesPrevious = join(root, 'profiles', 'hermes', 'contracts', 'session-lifecycle.pre-cwd-explicit.openrpc.json');
 
 interface Run {
   code: number;

@@ -2,9 +2,10 @@ import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { loadContractSync, type Contract } from '../../src/contracts/index.js';
 import { analyseSkew, analyseSkewMatrix, renderSkew } from '../../src/skew/index.js';
+import { HERMES_CODES } from './helpers/profiles.js';
 
-const current = fileURLToPath(new URL('../../contracts/hermes/session-lifecycle.openrpc.json', import.meta.url));
-const previous = fileURLToPath(new URL('../../contracts/hermes/session-lifecycle.pre-cwd-explicit.openrpc.json', import.meta.url));
+const current = fileURLToPath(new URL('../../profiles/hermes/contracts/session-lifecycle.openrpc.json', import.meta.url));
+const previous = fileURLToPath(new URL('../../profiles/hermes/contracts/session-lifecycle.pre-cwd-explicit.openrpc.json', import.meta.url));
 
 test.describe('the Hermes session lifecycle documents (cwd_explicit)', () => {
   let newer: Contract;
@@ -15,7 +16,7 @@ test.describe('the Hermes session lifecycle documents (cwd_explicit)', () => {
   });
 
   test('a newer desktop against an older remote backend: session.create cwd_explicit breaks with 4000', () => {
-    const report = analyseSkew(newer, older);
+    const report = analyseSkew(newer, older, { serverCodes: HERMES_CODES });
     expect(report.breaking).toBe(true);
     const breaking = report.findings.filter((f) => f.severity === 'breaking');
     expect(breaking.map((f) => [f.method, f.path, f.kind, f.direction])).toEqual([['session.create', 'cwd_explicit', 'param-unknown-to-server', 'request']]);
@@ -25,14 +26,14 @@ test.describe('the Hermes session lifecycle documents (cwd_explicit)', () => {
   });
 
   test('an older client against the newer server is fine, with an info for the optional param it does not know', () => {
-    const report = analyseSkew(older, newer);
+    const report = analyseSkew(older, newer, { serverCodes: HERMES_CODES });
     expect(report.breaking).toBe(false);
     expect(report.findings.map((f) => [f.severity, f.method, f.path, f.kind])).toEqual([['info', 'session.create', 'cwd_explicit', 'param-added-optional']]);
   });
 
   test('each document against itself has no findings', () => {
-    expect(analyseSkew(newer, newer).findings).toEqual([]);
-    expect(analyseSkew(older, older).findings).toEqual([]);
+    expect(analyseSkew(newer, newer, { serverCodes: HERMES_CODES }).findings).toEqual([]);
+    expect(analyseSkew(older, older, { serverCodes: HERMES_CODES }).findings).toEqual([]);
     // Two separate loads of the same file: structural, not identity, comparison.
     expect(analyseSkew(newer, loadContractSync(current)).findings).toEqual([]);
   });

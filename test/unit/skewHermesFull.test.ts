@@ -1,15 +1,16 @@
 import { expect, test } from '@playwright/test';
 import { startGateway, type RunningGateway } from '../../gateway/index.js';
-import { HERMES_PROFILE } from '../../src/checks/profile.js';
+import { HERMES_CODES } from './helpers/profiles.js';
 import { RpcClient } from '../../src/client/index.js';
 import { loadContractSync, SchemaValidators, type Contract } from '../../src/contracts/index.js';
-import { skewProbeVerdict } from '../../src/scenarios/skewProbe.js';
+import { skewProbeVerdict } from '../../profiles/hermes/scenarios/skewProbe.js';
 import { analyseSkew } from '../../src/skew/index.js';
 import { isJsonObject, outcomeOf } from '../../core/index.js';
 import { FULL_CONTRACT, FULL_PRE_CWD_EXPLICIT_CONTRACT } from './helpers/gatewayHarness.js';
+import { HERMES_DIALECT } from '../../profiles/hermes/dialect.js';
 
 // The two full Hermes documents are two real upstream versions: the seed's sessions.py (at the cwd_explicit fix) and
-// the stored one (before it, but with a newer InflightTurn). contracts/hermes/README.md lists these findings by hand.
+// the stored one (before it, but with a newer InflightTurn). profiles/hermes/contracts/README.md lists these findings by hand.
 const TOKEN = 'skew-full-token';
 let current: Contract;
 let previous: Contract;
@@ -34,7 +35,7 @@ test('a desktop on the current document against a backend on the older one: seve
     'breaking session.resume result.inflight.display_metadata result-required-missing',
     'breaking session.resume result.inflight.user_originated result-unknown-to-client',
   ]);
-  const create = analyseSkew(current, previous).findings.find((f) => f.method === 'session.create');
+  const create = analyseSkew(current, previous, { serverCodes: HERMES_CODES }).findings.find((f) => f.method === 'session.create');
   expect(create?.message).toContain('4000 "invalid params for session.create: cwd_explicit: Extra inputs are not permitted"');
 });
 
@@ -60,21 +61,21 @@ test.describe('predicted = observed with the reference gateway started on each d
     await Promise.all([older?.close(), newer?.close()]);
   });
 
-  const connectTo = (gateway: RunningGateway) => () => RpcClient.connect({ url: gateway.url, token: TOKEN });
+  const connectTo = (gateway: RunningGateway) => () => RpcClient.connect({ dialect: HERMES_DIALECT, url: gateway.url, token: TOKEN });
 
   test('the params break: cwd_explicit is refused by the older backend only, each side as predicted', async () => {
-    const againstOlder = await skewProbeVerdict(connectTo(older), { client: current, target: previous, profile: HERMES_PROFILE });
+    const againstOlder = await skewProbeVerdict(connectTo(older), { client: current, target: previous, profile: HERMES_CODES });
     expect(againstOlder.status).toBe('pass');
     expect(againstOlder.rows.map((row) => [row.method, row.path, row.predicted, row.observed])).toEqual([
       ['session.create', 'cwd_explicit', 'rejected', 'rejected'],
       ['session.create', '', 'accepted', 'accepted'],
     ]);
-    const againstNewer = await skewProbeVerdict(connectTo(newer), { client: previous, target: current, profile: HERMES_PROFILE });
+    const againstNewer = await skewProbeVerdict(connectTo(newer), { client: previous, target: current, profile: HERMES_CODES });
     expect(againstNewer.status).toBe('pass');
   });
 
   test('the method breaks: session.branch_stored and branch_whole are unknown to the older backend', async () => {
-    const client = await RpcClient.connect({ url: older.url, token: TOKEN });
+    const client = await RpcClient.connect({ dialect: HERMES_DIALECT, url: older.url, token: TOKEN });
     for (const method of ['session.branch_stored', 'session.branch_whole']) {
       const exchange = await client.call(method, {});
       expect(outcomeOf(exchange)).toMatchObject({ kind: 'error', code: -32601 });
@@ -87,7 +88,7 @@ test.describe('predicted = observed with the reference gateway started on each d
       [older, previous, current],
       [newer, current, previous],
     ] as const) {
-      const client = await RpcClient.connect({ url: gateway.url, token: TOKEN });
+      const client = await RpcClient.connect({ dialect: HERMES_DIALECT, url: gateway.url, token: TOKEN });
       const created = await client.request<{ session_id: string }>('session.create', {});
       await client.waitForEvent({ type: 'session.info', sessionId: created.session_id }, 5_000);
       await client.request('prompt.submit', { session_id: created.session_id, text: '/slow 1500' });

@@ -10,7 +10,7 @@ test('text: one line per finding, then the verdict', () => {
   expect(lines).toHaveLength(3);
   expect(lines[0]).toBe('skew: client skew fixture v2 (fixture-v2.openrpc.json) -> server skew fixture v1 (fixture-v1.openrpc.json)');
   expect(lines[1]).toBe(
-    'BREAKING m cwd_explicit: clients on v2 send "cwd_explicit"; the server\'s params object is closed (additionalProperties: false), so it answers 4000 "invalid params for m: cwd_explicit: Extra inputs are not permitted" — upgrade the server first, or make the client omit "cwd_explicit" for servers on v1',
+    'BREAKING m cwd_explicit: clients on v2 send "cwd_explicit"; the server\'s params object is closed (additionalProperties: false), so it answers -32602 (invalid params) — upgrade the server first, or make the client omit "cwd_explicit" for servers on v1',
   );
   expect(lines[2]).toMatch(/^verdict: BREAKING — clients on v2 cannot work with servers on v1 \(1 breaking, 0 warnings, 0 info\)$/);
   expect(renderSkew(analyseSkew(v1, v2), 'text')).toContain('verdict: compatible');

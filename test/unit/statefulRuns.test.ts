@@ -5,12 +5,13 @@ import { type RunningGateway, startGateway } from '../../gateway/index.js';
 import { RpcClient } from '../../src/client/rpcClient.js';
 import { replayStateful, runStateful } from '../../src/stateful/engine/runStateful.js';
 import type { StatefulModel, StatefulOptions } from '../../src/stateful/engine/statefulTypes.js';
-import type { ConnectClient } from '../../src/stateful/runner/hermesSide.js';
-import { runHermesStateful } from '../../src/stateful/runner/hermesStateful.js';
+import type { ConnectClient } from '../../profiles/hermes/stateful/hermesSide.js';
+import { runHermesStateful } from '../../profiles/hermes/stateful/hermesStateful.js';
+import { HERMES_DIALECT } from '../../profiles/hermes/dialect.js';
 
-const CONTRACT = join(process.cwd(), 'contracts', 'hermes', 'session-lifecycle.openrpc.json');
+const CONTRACT = join(process.cwd(), 'profiles', 'hermes', 'contracts', 'session-lifecycle.openrpc.json');
 
-const connectTo = (gateway: RunningGateway): ConnectClient => (options) => RpcClient.connect({ url: gateway.url, readyTimeoutMs: 2_000, requestTimeoutMs: 5_000, ...options });
+const connectTo = (gateway: RunningGateway): ConnectClient => (options) => RpcClient.connect({ dialect: HERMES_DIALECT, url: gateway.url, readyTimeoutMs: 2_000, requestTimeoutMs: 5_000, ...options });
 
 async function withGateways<T>(faults: string[], body: (target: RunningGateway, reference: RunningGateway) => Promise<T>): Promise<T> {
   const target = await startGateway({ contractPaths: [CONTRACT], faults });

@@ -3,13 +3,14 @@ import { HarnessError, outcomeOf } from '../../core/index.js';
 import type { ConnectionAuth } from '../../src/client/connectionAuth.js';
 import { connectTarget, type ConnectTargetOptions } from '../../src/client/connectTarget.js';
 import { RpcClient } from '../../src/client/rpcClient.js';
+import { HERMES_DIALECT } from '../../profiles/hermes/dialect.js';
 
 const SERVER = 'test/unit/helpers/stdioEchoServer.mjs';
 /** The node binary quoted, so the command line goes through the splitter's quoting too. */
 const target = (...flags: string[]): string => `stdio:'${process.execPath}' ${SERVER} ${flags.join(' ')}`.trim();
 
 function connect(flags: string[] = ['--ready'], options: Partial<ConnectTargetOptions> = {}): Promise<RpcClient> {
-  return connectTarget({ target: target(...flags), readyTimeoutMs: 5_000, requestTimeoutMs: 5_000, ...options });
+  return connectTarget({ dialect: HERMES_DIALECT, target: target(...flags), readyTimeoutMs: 5_000, requestTimeoutMs: 5_000, ...options });
 }
 
 test('a spawned gateway: ready first, exact answers, events, stderr as notes, and a clean close on end of stdin', async () => {
@@ -89,10 +90,10 @@ test('a child that exits at start is GATEWAY_UNREACHABLE with its exit code and 
 });
 
 test('a command that cannot be started, or a command line that does not parse, is an error naming it', async () => {
-  const missing = await connectTarget({ target: 'stdio:/no/such/gateway --flag' }).catch((e: unknown) => e);
+  const missing = await connectTarget({ dialect: HERMES_DIALECT, target: 'stdio:/no/such/gateway --flag' }).catch((e: unknown) => e);
   expect((missing as HarnessError).code).toBe('GATEWAY_UNREACHABLE');
   expect((missing as Error).message).toContain('cannot start stdio:/no/such/gateway --flag: spawn /no/such/gateway ENOENT');
-  const unparsed = await connectTarget({ target: 'stdio:python -c "oops' }).catch((e: unknown) => e);
+  const unparsed = await connectTarget({ dialect: HERMES_DIALECT, target: 'stdio:python -c "oops' }).catch((e: unknown) => e);
   expect((unparsed as HarnessError).code).toBe('USAGE');
   expect((unparsed as Error).message).toContain('unterminated double quote');
 });
@@ -114,7 +115,7 @@ test('the auth presents environment variables to the child, and its secrets neve
 });
 
 test('RpcClient.connect speaks stdio too, for a stdio: url', async () => {
-  const client = await RpcClient.connect({ url: target('--ready'), name: 'tui' });
+  const client = await RpcClient.connect({ dialect: HERMES_DIALECT, url: target('--ready'), name: 'tui' });
   expect(client.ready?.type).toBe('gateway.ready');
   expect(await client.request('echo', [1])).toEqual([1]);
   await client.close();

@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { resolveLocalRef, type JsonSchema, type JsonValue, type SchemaResolver } from '../../../core/index.js';
 
 export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
-export const HERMES_DOCUMENT = 'contracts/hermes/session-lifecycle.openrpc.json';
-export const HOOKS_DOCUMENT = 'contracts/extensions/session-hooks.openrpc.json';
+export const HERMES_DOCUMENT = 'profiles/hermes/contracts/session-lifecycle.openrpc.json';
+export const HOOKS_DOCUMENT = 'profiles/hermes/contracts/session-hooks.openrpc.json';
 const EXAMPLES_DIR = 'node_modules/@open-rpc/examples/build/service-descriptions';
 
 /**

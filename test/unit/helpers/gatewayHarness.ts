@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { expect } from '@playwright/test';
 import { type ContractViolation, createGatewayCore, type GatewayCore, type GatewayOptions, MemoryClient, MemoryRpcError } from '../../../gateway/index.js';
 
-export const HERMES_CONTRACT = join(process.cwd(), 'contracts', 'hermes', 'session-lifecycle.openrpc.json');
+export const HERMES_CONTRACT = join(process.cwd(), 'profiles', 'hermes', 'contracts', 'session-lifecycle.openrpc.json');
 /** The full Hermes document: the gateway's default. */
-export const FULL_CONTRACT = join(process.cwd(), 'contracts', 'hermes', 'gateway.openrpc.json');
-export const FULL_PRE_CWD_EXPLICIT_CONTRACT = join(process.cwd(), 'contracts', 'hermes', 'gateway.pre-cwd-explicit.openrpc.json');
-export const HOOKS_EXTENSION = join(process.cwd(), 'contracts', 'extensions', 'session-hooks.openrpc.json');
-export const PRE_CWD_EXPLICIT_CONTRACT = join(process.cwd(), 'contracts', 'hermes', 'session-lifecycle.pre-cwd-explicit.openrpc.json');
+export const FULL_CONTRACT = join(process.cwd(), 'profiles', 'hermes', 'contracts', 'gateway.openrpc.json');
+export const FULL_PRE_CWD_EXPLICIT_CONTRACT = join(process.cwd(), 'profiles', 'hermes', 'contracts', 'gateway.pre-cwd-explicit.openrpc.json');
+export const HOOKS_EXTENSION = join(process.cwd(), 'profiles', 'hermes', 'contracts', 'session-hooks.openrpc.json');
+export const PRE_CWD_EXPLICIT_CONTRACT = join(process.cwd(), 'profiles', 'hermes', 'contracts', 'session-lifecycle.pre-cwd-explicit.openrpc.json');
 
 export interface CoreHarness {
   readonly core: GatewayCore;

@@ -5,6 +5,7 @@ import { Redactor } from '../../../src/client/redact.js';
 import { Transcript } from '../../../src/client/transcript.js';
 import type { Transport, TransportClose } from '../../../src/client/transport.js';
 import { TransportEvents } from '../../../src/client/transportEvents.js';
+import { HERMES_DIALECT } from '../../../profiles/hermes/dialect.js';
 
 interface FakeTimer {
   at: number;
@@ -121,7 +122,7 @@ export function protocolRig(options: ProtocolOptions & { kind?: Transport['kind'
   const transport = new FakeTransport(options.kind);
   const redactor = new Redactor(options.secrets ?? []);
   const transcript = new Transcript(redactor, 20_000, 64 * 1024 * 1024, { now: () => clock.now() });
-  const protocol = new RpcProtocol(transport, transcript, redactor, { clock, ...options });
+  const protocol = new RpcProtocol(transport, transcript, redactor, { clock, dialect: HERMES_DIALECT, ...options });
   return { clock, transport, protocol, transcript };
 }
 

@@ -1,6 +1,6 @@
 import type { BindingRules } from '../../../src/binding/bindingRules.js';
 import { NO_BINDINGS } from '../../../src/binding/bindingRules.js';
-import { profileFor } from '../../../src/checks/profile.js';
+import { resolveProfile } from '../../../profiles/index.js';
 import type { Contract } from '../../../src/contracts/index.js';
 import { ProxyWatch, startRelay, writeProxyReport, type FrameSide, type ProxyReport, type RunningRelay } from '../../../src/proxy/index.js';
 
@@ -33,7 +33,9 @@ export interface WatchedProxy {
 export async function startWatchedProxy(options: { upstream: string; server: Contract; client?: Contract; bindings?: BindingRules; maxPayload?: number; maxJudgedChars?: number }): Promise<WatchedProxy> {
   const watch: RecordingWatch = new RecordingWatch({
     server: options.server,
-    profile: profileFor(options.server.title),
+    profile: resolveProfile(undefined, options.server).codes,
+    dialect: resolveProfile(undefined, options.server).wire.dialect,
+    inlineMethods: resolveProfile(undefined, options.server).wire.inlineMethods,
     ...(options.client ? { client: options.client } : {}),
     ...(options.maxJudgedChars ? { maxJudgedChars: options.maxJudgedChars } : {}),
     live: (line) => watch.live.push(line),

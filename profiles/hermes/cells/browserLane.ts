@@ -1,0 +1,141 @@
+import { chromium, type Browser } from '@playwright/test';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { basename, join } from 'node:path';
+import { PACKAGE_ROOT } from '../../../src/config/packagePaths.js';
+import { violation, type Violation } from '../../../src/checks/violation.js';
+import type { TicketPresentation, TicketSource } from '../../../src/client/connectionAuth.js';
+import { dashboardBase } from '../auth/dashboardLogin.js';
+import { Redactor } from '../../../src/client/redact.js';
+import type { Contract } from '../../../src/contracts/index.js';
+import { judgeRemoteLanePage, pageExpectation, type PageReadout } from '../scenarios/remoteLanePage.js';
+import { DESKTOP_CWD } from '../scenarios/topologyScenarios.js';
+import { analyseSkew } from '../../../src/skew/index.js';
+import type { CellBody, CellEvidence, CellVerdict } from '../../../src/run/cellTypes.js';
+import type { RunPlan } from '../../../src/run/runPlan.js';
+import { cwdExplicitDesktopContract, preCwdExplicitContract, preCwdExplicitOptions, targetContract, unsupported, withSiblingGateway } from './scenarioSetup.js';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+/** The static page that plays the desktop (served from the package, not from dist/). */
+export const REMOTE_LANE_PAGE = join(PACKAGE_ROOT, 'profiles', 'hermes', 'cells', 'remote-lane.html');
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--headless',
+  '--disable-gpu',
+  // A page answered by the browser itself (gated mode) has no address space: let it reach a loopback gateway.
+  '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessChecks',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const SETTLE_TIMEOUT_MS = 10_000;
+
+interface Lane {
+  label: string;
+  url: string;
+  token: string | undefined;
+  /** Gated mode: the page gets a fresh ticket and is served from the gateway's own origin (the Origin guard). */
+  tickets: { source: TicketSource; via: TicketPresentation } | undefined;
+  contract: Contract;
+}
+
+/** Where the page is loaded from in gated mode: a path of the dashboard's origin, answered by the browser itself. */
+const GATED_PAGE_PATH = '/__contract-gate/remote-lane.html';
+
+/** Serves the one static page on 127.0.0.1 (port 0); everything else is 404. */
+async function servePage(pagePath: string): Promise<{ server: Server; pageUrl: string }> {
+  const html = readFileSync(pagePath);
+  const name = `/${basename(pagePath)}`;
+  const server = createServer((request, response) => {
+    if ((request.url ?? '').split('?')[0] === name) response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(html);
+    else response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, pageUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}${name}` };
+}
+
+async function readPage(browser: Browser, pageUrl: string, pagePath: string, lane: Lane, testInfo: CellEvidence, redactor: Redactor): Promise<PageReadout> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  try {
+    const query = new URLSearchParams({ gateway: lane.url, cwd: DESKTOP_CWD });
+    let url = pageUrl;
+    if (lane.tickets) {
+      const { ticket } = await lane.tickets.source.mint(lane.url);
+      redactor.add([ticket]);
+      query.set('ticket', ticket);
+      query.set('via', lane.tickets.via);
+      // Same origin as the gateway, as the dashboard's own SPA: the upgrade's Origin passes the Host/Origin guard.
+      url = `${dashboardBase(lane.url)}${GATED_PAGE_PATH}`;
+      const html = readFileSync(pagePath);
+      await page.route((requested) => requested.pathname === GATED_PAGE_PATH, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
+    } else if (lane.token) {
+      query.set('token', lane.token);
+    }
+    await page.goto(`${url}?${query.toString()}`);
+    await page.waitForSelector('body:not([data-state="connecting"])', { timeout: SETTLE_TIMEOUT_MS }).catch(() => undefined);
+    const readout: PageReadout = {
+      state: (await page.locator('body').getAttribute('data-state')) ?? '',
+      draftVisible: await page.locator('#draft').isVisible(),
+      sessionId: (await page.locator('#session-id').textContent())?.trim() ?? '',
+      bannerVisible: await page.locator('#banner').isVisible(),
+      bannerText: (await page.locator('#banner').textContent())?.replace(/\s+/g, ' ').trim() ?? '',
+      bannerMessage: (await page.locator('#banner-message').textContent())?.trim() ?? '',
+      errorText: (await page.locator('#error').textContent())?.trim() ?? '',
+    };
+    await testInfo.attach(`remote-lane-${lane.label.replace(/[^a-z0-9]+/gi, '-')}.png`, { body: await page.screenshot(), contentType: 'image/png' });
+    return readout;
+  } finally {
+    await context.close();
+  }
+}
+
+async function judgeLanes(plan: RunPlan, lanes: Lane[], pagePath: string, testInfo: CellEvidence): Promise<CellVerdict> {
+  const check = 'scenario.browser-remote-lane';
+  const redactor = new Redactor(lanes.map((lane) => lane.token));
+  const { server, pageUrl } = await servePage(pagePath);
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const violations: Violation[] = [];
+  const shown: string[] = [];
+  try {
+    for (const lane of lanes) {
+      const expected = pageExpectation(analyseSkew(cwdExplicitDesktopContract(plan), lane.contract, { serverCodes: plan.profile.codes }));
+      const readout = await readPage(browser, pageUrl, pagePath, lane, testInfo, redactor).catch((error: unknown) => {
+        violations.push(violation(check, `${lane.label}: the page could not be driven: ${redactor.redact(error instanceof Error ? error.message : String(error))}`));
+        return undefined;
+      });
+      if (!readout) continue;
+      for (const problem of judgeRemoteLanePage(readout, expected, plan.profile.codes)) violations.push(violation(check, `${lane.label}: ${redactor.redact(problem)}`));
+      const what = readout.state === 'accepted' ? `"draft accepted" (session ${readout.sessionId})` : readout.state === 'out-of-sync' ? `the out-of-sync banner ("${readout.bannerMessage.split(':').slice(0, 2).join(':')}")` : `state ${readout.state}`;
+      const predicted = expected.rejectedPaths.length > 0 ? `the banner naming ${expected.rejectedPaths.join(' or ')}` : 'an accepted draft';
+      shown.push(`${lane.label} (${expected.sides}) shows ${redactor.redact(what)}; predicted ${predicted}`);
+    }
+  } finally {
+    await browser.close();
+    await new Promise((resolve) => server.close(resolve));
+  }
+  const external = lanes.length === 1 ? '; the pre-cwd_explicit sibling runs only beside an embedded target' : '';
+  if (violations.length === 0) return { status: 'pass', detail: `Chromium on the remote lane: ${shown.join(' | ')}${external}`, violations };
+  return { status: 'fail', detail: `${violations[0]?.message ?? ''}${violations.length > 1 ? ` (+${violations.length - 1} more)` : ''}`, violations, context: shown };
+}
+
+/**
+ * A real browser on the remote lane: the static page opens the WebSocket from Chromium, sends the desktop's create
+ * and shows the accepted draft or the out-of-sync banner. Judged against the analyser's prediction for the target
+ * and, beside an embedded target, for a sibling reference gateway on the pre-`cwd_explicit` document.
+ */
+export function browserLaneCell(pagePath: string): CellBody {
+  return async ({ plan, target }, testInfo) => {
+    if (!existsSync(CHROMIUM_PATH)) return { status: 'n/a', detail: `no Chromium at ${CHROMIUM_PATH}: the browser lane uses the system Chromium and never downloads one`, violations: [] };
+    const skipped = unsupported(plan, target, ['session.create']);
+    if (skipped) return skipped;
+    const contract = targetContract(plan);
+    if (!contract) return { status: 'n/a', detail: 'no target contract', violations: [] };
+    const via = plan.config.auth?.mode === 'ticket' ? plan.config.auth.via : 'query';
+    const tickets = target.tickets ? { source: target.tickets, via } : undefined;
+    if (target.gated && !tickets) return { status: 'n/a', detail: 'the page on a gated target needs a fresh ticket: run with --auth ticket', violations: [] };
+    const own: Lane = { label: target.kind === 'embedded' ? 'embedded gateway' : 'target', url: target.url, token: target.token, tickets, contract };
+    if (target.kind !== 'embedded') return judgeLanes(plan, [own], pagePath, testInfo);
+    return withSiblingGateway(plan, preCwdExplicitOptions(plan), (sibling) =>
+      judgeLanes(plan, [own, { label: 'pre-cwd_explicit gateway', url: sibling.url, token: target.token, tickets, contract: preCwdExplicitContract(plan) }], pagePath, testInfo),
+    );
+  };
+}

@@ -1,0 +1,29 @@
+import type { ModelRule } from '../../../src/stateful/engine/statefulTypes.js';
+
+/**
+ * The rules of the Hermes session model, one line each (spec/hermes-wire.md §3–4 and SHARED_SESSION_WIRE): every
+ * postcondition of a command names one of them. The README's table is rendered from this list.
+ */
+export const HERMES_RULES = [
+  { id: 'ids.fresh', rule: 'session.create, a resume of a closed session and session.branch hand out runtime and stored ids never handed out before.' },
+  { id: 'create.empty', rule: 'A new session has message_count 0 and no messages.' },
+  { id: 'turn.runs-once', rule: 'prompt.submit on an idle session answers streaming and its turn ends with message.complete; a second prompt sent while it runs is queued and runs too: neither lost nor run twice.' },
+  { id: 'history.count', rule: 'session.history count and messages hold two rows per completed turn.' },
+  { id: 'close.once', rule: 'session.close of a live session answers closed: true; every later close answers closed: false or 4001.' },
+  { id: 'closed.gone', rule: 'A closed runtime id answers 4001 to history, usage and activate, every time.' },
+  { id: 'resume.same', rule: 'Resuming a row whose session is closed gives a new runtime id with the stored message_count and messages; a row whose session is live resumes to that same runtime id.' },
+  { id: 'delete.live-refused', rule: 'session.delete of a row with a live session answers 4023 every time; without one it deletes ({deleted}); a deleted or never persisted row answers 4007.' },
+  { id: 'list.rows', rule: 'session.list shows every persisted, undeleted row with message_count = two per turn and its title; never a deleted row.' },
+  { id: 'title.kept', rule: 'session.title set answers the title, and a read answers the last title set (also after close and resume).' },
+  { id: 'branch.copy', rule: "session.branch copies the parent's whole transcript, names the parent's stored id and opens a live child; a parent without a turn answers 4008." },
+  { id: 'usage.counts', rule: 'session.usage counts at least one call per completed turn of the transcript, before and after a resume.' },
+  { id: 'steer.target', rule: 'session.steer during a running turn is accepted (status queued) for that session; on an idle session it is rejected, every time.' },
+  { id: 'since.replay', rule: "session.events.since returns only the asked session's events, with seq contiguous from last_seen + 1 to latest_seq, count = events, latest_seq ≥ every seq received live." },
+  { id: 'seq.live', rule: 'Live events of a session carry seq increasing by exactly one, across reconnects and a second client attaching.' },
+  { id: 'request.answered', rule: "A server request a turn asks reaches the session's client; its answer reaches the turn (the turn completes with it)." },
+] as const satisfies readonly ModelRule[];
+
+export type HermesRuleId = (typeof HERMES_RULES)[number]['id'];
+
+/** A violation message prefixed with its rule. */
+export const broke = (rule: HermesRuleId, message: string): string => `[${rule}] ${message}`;

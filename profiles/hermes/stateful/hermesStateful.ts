@@ -1,0 +1,34 @@
+import { replayStateful, runStateful, type StatefulSystems } from '../../../src/stateful/engine/runStateful.js';
+import type { StatefulMode, StatefulOptions, StatefulResult, Step, StepFailure } from '../../../src/stateful/engine/statefulTypes.js';
+import { hermesSessionModel } from './hermesSessionModel.js';
+import { type ConnectClient, type HermesSide, hermesSides } from './hermesSide.js';
+
+/** How long one fake-agent turn may take (a `/slow 250` turn included) before the model calls it lost. */
+export const TURN_TIMEOUT_MS = 3_000;
+/** How long to wait for a `session.info` that follows a create, resume or branch. */
+export const SETTLE_TIMEOUT_MS = 1_500;
+
+export interface HermesStatefulSetup {
+  readonly target: ConnectClient;
+  /** The reference the differential mode runs in lockstep with (required for `differential`). */
+  readonly reference?: ConnectClient;
+  /** Server requests the target's contract declares. */
+  readonly serverRequests: readonly string[];
+  readonly requestTimeoutMs: number;
+}
+
+function systems(setup: HermesStatefulSetup): StatefulSystems<HermesSide> {
+  const side = (connect: ConnectClient, label: string) =>
+    hermesSides({ connect, label, requestTimeoutMs: setup.requestTimeoutMs, turnTimeoutMs: TURN_TIMEOUT_MS, settleTimeoutMs: SETTLE_TIMEOUT_MS });
+  return { target: side(setup.target, 'target'), ...(setup.reference ? { reference: side(setup.reference, 'reference') } : {}) };
+}
+
+/** Random sequences of the Hermes session model against a target (and a reference in differential mode). */
+export function runHermesStateful(setup: HermesStatefulSetup, mode: StatefulMode, options: StatefulOptions): Promise<StatefulResult> {
+  return runStateful(hermesSessionModel({ serverRequests: setup.serverRequests }), systems(setup), mode, options);
+}
+
+/** One recorded sequence of the Hermes model again. */
+export function replayHermesStateful(setup: HermesStatefulSetup, mode: StatefulMode, steps: readonly Step[]): Promise<{ failure: StepFailure | undefined; executed: Step[] }> {
+  return replayStateful(hermesSessionModel({ serverRequests: setup.serverRequests }), systems(setup), mode, steps);
+}
