@@ -6,7 +6,10 @@ import { faultNamed, GATEWAY_FAULTS, type GatewayFault } from '../../gateway/ind
 import { CHROMIUM_PATH } from '../../profiles/hermes/cells/browserLane.js';
 import { ORACLE_RULES } from '../../src/checks/checkCatalogue.js';
 import { allChecks } from '../../profiles/index.js';
+import { METHOD_CHECKS } from '../../src/conformance/methodRunTypes.js';
+import { loadContractSync } from '../../src/contracts/loadContract.js';
 import { type CliResult, REPO, runCli } from '../unit/helpers/cliRunner.js';
+import { BROWSER_LANE_ANNOTATION, browserLaneDrop, CHROMIUM_INSTALL } from './browserLaneDrop.js';
 import { cellKey, FAULT_CASES, type FaultCase } from './faultExpectations.js';
 import { type CaseRun, grepFor, JobPool, runCase, runCaseInProcess } from './selfTestRun.js';
 import { renderFaultTable, type TableRow } from './selfTestTable.js';
@@ -33,15 +36,26 @@ const CASES = ONLY ? FAULT_CASES.filter((faultCase) => ONLY.includes(faultCase.f
 /** The case run through the CLI end to end: one whose failing method cells print replay commands. */
 const END_TO_END = FAULT_CASES.find((faultCase) => faultCase.replay) as FaultCase;
 /**
- * The browser lane is n/a without the system Chromium: then its cells are expected not to fail. Under CI Chromium
- * is a prerequisite (.ci/run installs it): its absence fails the self-test rather than shrinking it.
+ * The browser lane is n/a without the system Chromium: then its cells are expected not to fail, and the run says so
+ * (on stderr once, and in an annotation of each test whose expectations shrank). Under CI Chromium is a
+ * prerequisite (.ci/run installs it): its absence fails the self-test rather than shrinking it.
  */
 const BROWSER = existsSync(CHROMIUM_PATH);
+const BROWSER_LANE = browserLaneDrop(CHROMIUM_PATH, BROWSER);
+// Playwright loads this file in its runner process (to list the tests) and again in each worker: the runner, which
+// has no TEST_WORKER_INDEX, prints the notice, once per run and whichever tests are selected.
+const BROWSER_LANE_NOTICE = BROWSER_LANE.notice(CASES);
+if (BROWSER_LANE_NOTICE && process.env['TEST_WORKER_INDEX'] === undefined) process.stderr.write(`\n${BROWSER_LANE_NOTICE}\n\n`);
+
+/** Annotates the running test with what its cases lost of the browser lane, if anything. */
+function noteDroppedBrowserLane(cases: readonly FaultCase[]): void {
+  const notice = BROWSER_LANE.notice(cases);
+  if (notice) test.info().annotations.push({ type: BROWSER_LANE_ANNOTATION, description: notice });
+}
 /** The longest shrunk counterexample a sequence-only fault may leave. */
 const MAX_SHRUNK_CALLS = 6;
 
-const expectedFailing = (faultCase: FaultCase): string[] =>
-  faultCase.failing.filter((cell) => BROWSER || cell.check !== 'scenario.browser-remote-lane').map(cellKey).sort();
+const expectedFailing = (faultCase: FaultCase): string[] => BROWSER_LANE.expected(faultCase).map(cellKey).sort();
 
 function faultOf(faultCase: FaultCase): GatewayFault {
   const fault = faultNamed(faultCase.fault);
@@ -91,7 +105,11 @@ function expectReplays(faultCase: FaultCase, replays: FaultRun['replays']): void
  * The clean run both runners make: every family of cells, on the 33-method document whatever the default contract,
  * with two workers (two lanes in process), as a default CI run has (the fault runs keep one).
  */
-const EQUIVALENCE_CLEAN_ARGS = ['--contract', 'profiles/hermes/contracts/session-lifecycle.openrpc.json', '--workers', '2'];
+const EQUIVALENCE_CONTRACT = 'profiles/hermes/contracts/session-lifecycle.openrpc.json';
+const EQUIVALENCE_CLEAN_ARGS = ['--contract', EQUIVALENCE_CONTRACT, '--workers', '2'];
+
+/** The method cells a run of `contract` must hold: each of its methods × each method check. */
+const methodCellsOf = (contract: string): string[] => loadContractSync(join(REPO, contract)).methods.flatMap((method) => METHOD_CHECKS.map((check) => `${method.name} × ${check}`));
 
 /** Lanes of the clean full run: its cells wait on sockets and timers far more than they compute. */
 const CLEAN_LANES = 2;
@@ -101,6 +119,7 @@ const statuses = (run: CaseRun): string[] => run.cells.map((cell) => `${cell.met
 
 test(`the CLI end to end (${END_TO_END.fault}: exit code, matrix files, replay command), the in-process runner gives the CLI's answer on it and on a clean run, and the clean gateway's full run fails no cell`, async () => {
   test.setTimeout(5 * 60_000);
+  noteDroppedBrowserLane([END_TO_END]);
   const dir = join(RESULTS, 'selftest-cli');
   rmSync(dir, { recursive: true, force: true });
   // The clean full run of the full document goes beside the CLI runs: this process mostly waits for their children.
@@ -120,7 +139,8 @@ test(`the CLI end to end (${END_TO_END.fault}: exit code, matrix files, replay c
   expectReplays(END_TO_END, cliFault.replays);
   expect.soft(cliClean.code, `clean run: ${cliClean.stdout.slice(-2_000)}\n${cliClean.stderr.slice(-2_000)}`).toBe(0);
 
-  expect.soft(cliClean.cells.length, 'cells of the clean run').toBeGreaterThan(0);
+  const cleanCells = new Set(cliClean.cells.map((cell) => `${cell.method} × ${cell.check}`));
+  expect.soft(methodCellsOf(EQUIVALENCE_CONTRACT).filter((key) => !cleanCells.has(key)), `method cells missing from the clean run of ${EQUIVALENCE_CONTRACT}`).toEqual([]);
   expect.soft(statuses(inProcessClean), 'in process vs CLI, clean run').toEqual(statuses(cliClean));
   expect.soft(statuses(inProcessFault), `in process vs CLI, ${END_TO_END.fault}`).toEqual(statuses(run));
 
@@ -190,6 +210,7 @@ for (let shard = 1; shard <= SHARDS; shard++) {
   const mine = SHARDED.filter((_, index) => index % SHARDS === shard - 1);
   test(`every fault fails exactly the cells of its expectation (shard ${shard} of ${SHARDS}: ${mine.length} faults)`, async () => {
     test.setTimeout(10 * 60_000);
+    noteDroppedBrowserLane(mine);
     const pool = new JobPool(JOBS);
     const queued = new Map<FaultCase, Promise<FaultRun>>();
     for (const faultCase of mine) queued.set(faultCase, pool.run(() => runFaultCase(faultCase)));
@@ -216,8 +237,9 @@ for (let shard = 1; shard <= SHARDS; shard++) {
   });
 }
 
-test('Chromium is present where the self-test runs in CI', () => {
-  expect(BROWSER || !process.env['CI'], `no Chromium at ${CHROMIUM_PATH}: install Debian's chromium (see .ci/run)`).toBe(true);
+test('Chromium is present where the self-test runs in CI; elsewhere its absence is announced', () => {
+  expect(BROWSER || !process.env['CI'], `no Chromium at ${CHROMIUM_PATH}: install Debian's chromium (${CHROMIUM_INSTALL}, as .ci/run does)`).toBe(true);
+  noteDroppedBrowserLane(CASES);
 });
 
 test('the expectations cover every fault and every check, each fault fails its own check, and the README section shows them', () => {

@@ -68,8 +68,9 @@ test('a quick session.resume (or activate) cancels the orphan reap and rebinds t
   expect((await second.call<Created>('session.resume', { session_id: created.stored_session_id })).session_id).toBe(created.session_id);
   await second.call('session.activate', { session_id: other.session_id });
   await sleep(70);
-  expect(harness.core.live.get(created.session_id)?.binding).toBeDefined();
-  expect(harness.core.live.get(other.session_id)).toBeDefined();
+  // Connections are numbered in the order they open: c1 is the closed one, c2 the one that resumed and activated.
+  expect(harness.core.live.get(created.session_id)?.binding).toMatchObject({ id: 'c2', open: true });
+  expect(harness.core.live.get(other.session_id)?.binding).toMatchObject({ id: 'c2', open: true });
   await turn(second, created.session_id, 'still here');
   harness.close();
 });

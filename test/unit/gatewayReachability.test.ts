@@ -93,7 +93,7 @@ test('with the session-hooks extension loaded, its methods are served by the sch
   const harness = coreHarness({ contractPaths: [HERMES_CONTRACT, HOOKS_EXTENSION] });
   const client = harness.client();
   const created = await createReady(client);
-  expect((await client.request('hooks.subscribe', { hooks: null }))['result']).toBeDefined();
-  expect((await client.request('session.reset', { session_id: created.session_id }))['result']).toBeDefined();
+  expect((await client.request('hooks.subscribe', { hooks: null }))['result'], 'hooks: null subscribes to every hook').toEqual({ subscribed: ['session_pre_init', 'session_post_init', 'session_reset', 'session_cleanup'] });
+  expect((await client.request('session.reset', { session_id: created.session_id }))['result']).toEqual({ reset: true });
   harness.close();
 });

@@ -1,6 +1,9 @@
 import { expect, test } from '@playwright/test';
+import { existsSync, readFileSync } from 'node:fs';
 import { type ContractViolation, type RunningGateway, startGateway } from '../../gateway/index.js';
 import { WsTestClient } from './helpers/gatewayWsClient.js';
+
+const LINUX_PORT_RANGE = '/proc/sys/net/ipv4/ip_local_port_range';
 
 let gateway: RunningGateway;
 const violations: ContractViolation[] = [];
@@ -16,8 +19,17 @@ test.afterAll(async () => {
 
 const wsUrl = () => `${gateway.url}?token=s3cret`;
 
+function ephemeralPorts(): [number, number] {
+  const range = existsSync(LINUX_PORT_RANGE) ? readFileSync(LINUX_PORT_RANGE, 'utf8').trim().split(/\s+/).map(Number) : [];
+  return range.length === 2 && range.every(Number.isInteger) ? [range[0] as number, range[1] as number] : [1024, 65535];
+}
+
 test('startGateway listens on an ephemeral port and reports ws and http URLs', () => {
-  expect(gateway.port).toBeGreaterThan(0);
+  // Port 0 lets the OS pick from its ephemeral range (Linux says which; elsewhere any unprivileged port).
+  const [low, high] = ephemeralPorts();
+  expect(Number.isInteger(gateway.port), String(gateway.port)).toBe(true);
+  expect(gateway.port, `an ephemeral port: ${low}-${high}`).toBeGreaterThanOrEqual(low);
+  expect(gateway.port, `an ephemeral port: ${low}-${high}`).toBeLessThanOrEqual(high);
   expect(gateway.url).toBe(`ws://127.0.0.1:${gateway.port}/api/ws`);
   expect(gateway.httpUrl).toBe(`http://127.0.0.1:${gateway.port}/api/rpc`);
   expect(gateway.replayEpoch).toMatch(/^[0-9a-f]{32}$/);

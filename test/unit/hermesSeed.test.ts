@@ -89,9 +89,10 @@ function expectedDefault(field: PyField): ExpectedDefault {
   return explicit === undefined ? { kind: 'required' } : pythonLiteral(explicit.trim());
 }
 
-function expectField(owner: string, field: PyField, schema: JsonObject | undefined, required: Json | undefined): void {
+function expectField(owner: string, field: PyField, properties: JsonObject, required: Json | undefined): void {
   const where = `${owner}.${field.name}`;
-  expect.soft(schema, `${where} is rendered`).toBeDefined();
+  expect.soft(properties, `${where} is rendered`).toHaveProperty([field.name]);
+  const schema = properties[field.name] as JsonObject | undefined;
   if (!schema) return;
   expect.soft(annotationOf(schema), `${where} type`).toBe(field.annotation.replace(/\s+/g, ' '));
   const listed = Array.isArray(required) && required.includes(field.name);
@@ -122,7 +123,7 @@ test.describe('seed 001 (tui_gateway/contracts/sessions.py)', () => {
     const methods = new Map((document['methods'] as JsonObject[]).map((entry) => [entry['name'] as string, entry]));
     for (const declared of seed.methods) {
       const entry = methods.get(declared.name);
-      expect(entry, declared.name).toBeDefined();
+      expect(entry?.['name'], declared.name).toBe(declared.name);
       expect(entry?.['summary'], `${declared.name} summary`).toBe(declared.doc);
       expect(entry?.['params']).toEqual([{ name: 'params', schema: { $ref: `#/components/schemas/${declared.params}` } }]);
       expect(entry?.['result']).toEqual({ name: 'result', schema: { $ref: `#/components/schemas/${declared.result}` } });
@@ -141,7 +142,7 @@ test.describe('seed 001 (tui_gateway/contracts/sessions.py)', () => {
       const inherited = shape.inheritedFrom ? (schemas[shape.inheritedFrom]?.['properties'] as JsonObject) : {};
       expect.soft(Object.keys(properties), `${cls.name} properties`).toEqual([...Object.keys(inherited), ...shape.fields.map((field) => field.name)]);
       for (const [name, property] of Object.entries(inherited)) expect.soft(properties[name], `${cls.name}.${name}`).toEqual(property);
-      for (const field of shape.fields) expectField(cls.name, field, properties[field.name] as JsonObject | undefined, schema['required']);
+      for (const field of shape.fields) expectField(cls.name, field, properties, schema['required']);
       const required = shape.fields.filter((field) => expectedDefault(field).kind === 'required').map((field) => field.name);
       if (!shape.inheritedFrom) expect.soft(schema['required'] ?? [], `${cls.name} required order`).toEqual(required);
       if (cls.doc === undefined) expect.soft(schema, `${cls.name} description`).not.toHaveProperty('description');

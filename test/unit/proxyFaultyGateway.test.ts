@@ -76,9 +76,14 @@ test('a result schema break and a repeated seq are each reported once per frame 
     const failing = matrix.cells.filter((cell) => cell.status === 'fail');
     expect(failing.map((cell) => `${cell.method} × ${cell.check}`).sort()).toEqual(['(session events) × event.seq-monotonic', 'session.title × result.schema']);
     expect(failing.find((cell) => cell.check === 'result.schema')?.detail).toMatch(/^2 of 2 frames broke the rule/);
+    // Replay files are numbered in the order the findings came: the client names the session before its turns fail.
+    const replayFile: Record<string, string> = {
+      'result.schema': 'replays/001-session.title--result.schema.json',
+      'event.seq-monotonic': 'replays/002-session_events--event.seq-monotonic.json',
+    };
     for (const cell of failing) {
       expect(cell.transcript).toBe('transcripts/c1.txt');
-      expect(cell.replay).toBeDefined();
+      expect(cell.replay, cell.check).toBe(replayFile[cell.check]);
     }
     for (const subject of ['session.create', 'prompt.submit', 'session.info', 'error', 'message.complete']) expect(matrix.cells.some((cell) => cell.method === subject), subject).toBe(true);
 

@@ -155,9 +155,9 @@ async function throughProxy(fault: Fault, run: (connect: Connect, gateway: Runni
 
 function expectFailure(verdict: ScenarioVerdict, check: CheckId, pattern: RegExp): void {
   expect(verdict.status, verdict.detail).toBe('fail');
-  expect(verdict.violations.length).toBeGreaterThan(0);
-  expect(verdict.violations.every((v) => v.check === check)).toBe(true);
-  expect(verdict.violations.map((v) => v.message).join('\n')).toMatch(pattern);
+  // How many violations follow depends on where the scripted turn was cut; the one the fault causes is among them.
+  expect(verdict.violations.map((v) => v.message), `a violation matching ${String(pattern)}`).toContainEqual(expect.stringMatching(pattern));
+  expect(verdict.violations.filter((v) => v.check !== check), `violations of checks other than ${check}`).toEqual([]);
 }
 
 const REPLAY_FAULTS: Array<[Fault, RegExp]> = [
