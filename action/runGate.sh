@@ -36,7 +36,7 @@ if [ -n "$report" ] && [ -f "$report/matrix.json" ]; then
     const matrix = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"));
     const s = matrix.summary;
     const verdict = matrix.verdict === "fail" ? "fail" : s.notRun > 0 ? "incomplete" : "pass";
-    console.log(verdict, s.fail + s.stale, s.flaky ?? 0);
+    process.stdout.write(`${verdict} ${s.fail + s.stale} ${s.flaky ?? 0}\n`);
   ' "$report/matrix.json")
   if [ -n "${GITHUB_STEP_SUMMARY:-}" ] && [ -f "$report/matrix.md" ]; then
     cat "$report/matrix.md" >> "$GITHUB_STEP_SUMMARY"

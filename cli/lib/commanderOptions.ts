@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { HarnessError } from '../../core/harnessError.js';
 import { optionsOf } from '../../src/config/optionTable.js';
 import { argOf, type CommandName, defaultText, flagOf, type OptionSpec } from '../../src/config/optionTypes.js';
 import { OptionValueError, parseArgument } from '../../src/config/optionValues.js';
@@ -19,8 +20,10 @@ function parserOf(spec: OptionSpec, label: string): (raw: string, previous: unkn
     try {
       return parseArgument(kind, raw, label);
     } catch (error) {
-      if (error instanceof OptionValueError) throw new InvalidArgumentError(error.message);
-      throw error;
+      if (!(error instanceof OptionValueError)) throw error;
+      // Commander repeats a refused value in its message; a variable name's value may be the secret itself.
+      if (kind.kind === 'envName') throw new HarnessError('USAGE', error.message);
+      throw new InvalidArgumentError(error.message);
     }
   };
   if (spec.type.kind !== 'list') return parse;

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 
-export { DEFAULT_CONTRACT, HOOKS_EXTENSION, PACKAGE_ROOT as REPO_ROOT, SUITES_CONFIG } from '../../src/config/packagePaths.js';
+export { PACKAGE_ROOT as REPO_ROOT, SUITES_CONFIG } from '../../src/config/packagePaths.js';
 
 export function playwrightCli(): string {
   return createRequire(import.meta.url).resolve('@playwright/test/cli');

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { HarnessError } from '../../core/index.js';
 import { checkConfig, type CheckedConfig } from './configCheck.js';
 
@@ -37,25 +37,37 @@ export function configFileAt(given: string, cwd: string): string {
   return found;
 }
 
-/** tsx, from the project of the file first (a user's own devDependency), then from contract-gate's. */
-function tsxApi(path: string): string | undefined {
-  for (const from of [path, import.meta.url]) {
+type TsImport = (specifier: string, parent: string) => Promise<unknown>;
+
+/** tsx's loader API (its ES module entry), from the project of the file first (a user's devDependency), then from contract-gate's. */
+async function tsxApi(path: string): Promise<TsImport | undefined> {
+  for (const from of [path, fileURLToPath(import.meta.url)]) {
+    let manifest: string;
     try {
-      return createRequire(from).resolve('tsx/esm/api');
+      manifest = createRequire(from).resolve('tsx/package.json');
     } catch {
-      // not installed there
+      continue;
     }
+    const exports = (JSON.parse(readFileSync(manifest, 'utf8')) as { exports?: Record<string, { import?: { default?: string } }> }).exports;
+    const entry = exports?.['./esm/api']?.import?.default;
+    if (entry) return ((await import(pathToFileURL(join(dirname(manifest), entry)).href)) as { tsImport: TsImport }).tsImport;
   }
   return undefined;
 }
 
+/** What a module exports as default, through the wrappers a CommonJS-compiled module gets (a config never has a `default` key). */
+function defaultExport(namespace: unknown): unknown {
+  let value = namespace;
+  for (let depth = 0; depth < 3 && typeof value === 'object' && value !== null && 'default' in value; depth++) value = (value as { default: unknown }).default;
+  return value;
+}
+
 async function importTypeScript(path: string): Promise<unknown> {
-  const api = tsxApi(path);
-  if (!api) {
+  const tsImport = await tsxApi(path);
+  if (!tsImport) {
     throw new HarnessError('USAGE', `${path}: a TypeScript configuration needs the loader tsx, which is not installed: \`npm i -D tsx\`, or write contract-gate.config.mjs (or .json) instead`);
   }
-  const { tsImport } = (await import(pathToFileURL(api).href)) as { tsImport: (specifier: string, parent: string) => Promise<{ default?: unknown }> };
-  return (await tsImport(pathToFileURL(path).href, import.meta.url)).default;
+  return defaultExport(await tsImport(pathToFileURL(path).href, pathToFileURL(path).href));
 }
 
 async function contentOf(path: string): Promise<unknown> {
@@ -69,7 +81,7 @@ async function contentOf(path: string): Promise<unknown> {
   }
   try {
     if (extension === '.ts' || extension === '.mts') return await importTypeScript(path);
-    if (extension === '.mjs' || extension === '.js') return ((await import(pathToFileURL(path).href)) as { default?: unknown }).default;
+    if (extension === '.mjs' || extension === '.js') return defaultExport(await import(pathToFileURL(path).href));
   } catch (error) {
     if (HarnessError.is(error)) throw error;
     throw new HarnessError('USAGE', `${path} could not be loaded: ${(error as Error).message}`, { cause: error });
