@@ -32,6 +32,11 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // `contract-gate --help | head`: a reader that stops early is not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(EXIT.OK);
+  });
   let exitCode: number = EXIT.OK;
   const program = buildProgram((code) => {
     exitCode = code;

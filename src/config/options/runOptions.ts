@@ -34,7 +34,7 @@ export const RUN_OPTIONS = {
   contract: {
     type: list(path('file', { url: true })),
     help: 'OpenRPC document(s) of the target, paths or http(s) URLs (repeatable); the first one picks the profile',
-    commands: ['run', 'serve'],
+    commands: ['run'],
     defaultFrom: { text: "the profile's default documents", ...PROFILE_DEFAULT },
     field: 'contracts',
   },
@@ -115,11 +115,11 @@ export const RUN_OPTIONS = {
   fault: {
     type: list(text('name')),
     help: 'start the embedded gateway with a fault switched on (self-test; repeatable; see `serve --list-faults`)',
-    commands: ['run', 'serve'],
+    commands: ['run'],
     default: [],
     field: 'faults',
   },
-  legacyMessages: { type: flag(), help: 'the embedded gateway speaks the v0.21.3 wording (no out-of-sync suffix)', commands: ['run', 'serve'], default: false },
+  legacyMessages: { type: flag(), help: 'the embedded gateway speaks the v0.21.3 wording (no out-of-sync suffix)', commands: ['run'], default: false },
   secretEnv: {
     type: list(envName()),
     help: 'environment variable whose value no error answer may carry (envelope.error-hygiene); redacted like the token (repeatable)',
@@ -134,7 +134,7 @@ export const AUTH_OPTIONS = {
   tokenEnv: {
     type: envName(),
     help: 'name of the environment variable holding the gateway token (never the token itself)',
-    commands: ['run', 'replay', 'serve'],
+    commands: ['run', 'replay'],
     secret: 'name',
   },
   embeddedAuth: {

@@ -2,6 +2,13 @@ import { choice, duration, envName, flag, integer, list, type OptionTable, path,
 
 /** The options of `contract-gate serve` that `run` does not share (those are in runOptions.ts). */
 export const SERVE_OPTIONS = {
+  serveContract: {
+    flag: 'contract',
+    type: list(path('file')),
+    help: 'OpenRPC document(s) to serve (repeatable)',
+    commands: ['serve'],
+    defaultFrom: { text: "the profile's default documents", by: 'profile' },
+  },
   serveExtension: {
     flag: 'extension',
     type: list(path('file')),
@@ -12,6 +19,7 @@ export const SERVE_OPTIONS = {
   hooks: { type: flag(), help: 'do not serve the session-hooks extension (hooks.subscribe, session.reset)', commands: ['serve'], negate: true, default: true },
   host: { type: text('host'), help: 'interface to listen on', commands: ['serve', 'proxy'], default: '127.0.0.1' },
   port: { type: integer({ min: 0, max: 65535 }), help: 'port (0 = any free port)', commands: ['serve'], default: 0 },
+  serveTokenEnv: { flag: 'token-env', type: envName(), help: 'name of the environment variable holding the token to require', commands: ['serve'], secret: 'name' },
   token: {
     type: text('token'),
     help: 'require ?token=<token> (visible in process lists: prefer --token-env)',
@@ -40,6 +48,13 @@ export const SERVE_OPTIONS = {
     secret: 'name',
     defaultFrom: { text: 'a random one, never shown', by: 'run' },
   },
+  serveLegacyMessages: {
+    flag: 'legacy-messages',
+    type: flag(),
+    help: 'answer with the v0.21.3 wording (no out-of-sync suffix on 4000 and -32601)',
+    commands: ['serve'],
+    default: false,
+  },
   dataDir: { type: path('dir'), help: 'where session.save and spawn-tree files go', commands: ['serve'], defaultFrom: { text: 'a temporary directory', by: 'run' } },
   buildDelay: { type: duration(0), help: 'delay of the agent build after session.create', commands: ['serve'], defaultFrom: { text: '50', by: 'run' } },
   orphanGrace: { type: duration(0), help: 'grace window before a detached session is reaped', commands: ['serve'], defaultFrom: { text: '30000', by: 'run' } },
@@ -67,6 +82,13 @@ export const SERVE_OPTIONS = {
     help: 'time limit of one hook handler; one that exceeds it is logged and skipped',
     commands: ['serve'],
     defaultFrom: { text: '5000', by: 'run' },
+  },
+  serveFault: {
+    flag: 'fault',
+    type: list(text('name')),
+    help: 'switch a deliberate fault on (repeatable; self-test of the harness; see --list-faults)',
+    commands: ['serve'],
+    default: [],
   },
   listFaults: { type: flag(), help: 'print every fault: name, what it breaks, the check meant to catch it; then exit', commands: ['serve'], default: false },
   verbose: { type: flag(), help: 'log gateway events to stderr', commands: ['serve'], default: false },
