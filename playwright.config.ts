@@ -1,23 +1,27 @@
 import { defineConfig } from '@playwright/test';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { currentRun } from './fixtures/runPlan.js';
-import { CELL_TIMEOUT_MS, type RunConfig } from './src/config/runConfig.js';
+import { resolveProfileDefaults } from './profiles/profileDefaults.js';
+import { runConfigOrDefault } from './src/config/defaultRun.js';
+import { loadContractSync } from './src/contracts/loadContract.js';
+import { parallelismOf } from './src/config/parallelism.js';
+import { CELL_TIMEOUT_MS } from './src/config/runConfig.js';
 
 /**
  * The conformance suites, run from the compiled package (`dist/`). `contract-gate run` writes the run
- * configuration into the report folder and names it in CONTRACT_GATE_RUN_CONFIG; without it the embedded
- * reference gateway is tested with the defaults.
+ * configuration into the report folder and names it in CONTRACT_GATE_RUN_CONFIG, the one channel every process of
+ * the run (this runner, its reporters, the workers) reads it through; without it the embedded reference gateway is
+ * tested with the defaults.
  *
  * Three projects: `prepare` runs each method's phases and samples the events once; `conformance` holds the cells
  * (they judge what `prepare` recorded, or drive their own scenario); `destructive`, the teardown of `prepare`,
  * sends the frames and drops a fragile target may not survive, after everything else, one cell at a time.
  */
-const runConfig = currentRun();
+const runConfig = await runConfigOrDefault(() => resolveProfileDefaults({}, (path) => loadContractSync(path)));
 const reportDir = runConfig.reportDir;
 const here = dirname(fileURLToPath(import.meta.url));
 
-export default defineConfig<object, { runConfig: RunConfig }>({
+export default defineConfig({
   testDir: join(here, 'suites'),
   // The package is compiled JavaScript already (`dist/`): Playwright loads it as it is instead of passing every file
   // through Babel (about 3 s of CPU in the runner and in each worker while its transform cache is cold).
@@ -25,10 +29,9 @@ export default defineConfig<object, { runConfig: RunConfig }>({
   fullyParallel: true,
   forbidOnly: !!process.env['CI'],
   retries: 0,
-  workers: runConfig.workers ?? (process.env['CI'] ? 2 : undefined),
+  workers: parallelismOf(runConfig).workers,
   timeout: CELL_TIMEOUT_MS,
   outputDir: join(reportDir, 'test-output', 'playwright'),
-  metadata: { runConfig },
   reporter: [
     ['./reporters/progress.js'],
     ['./reporters/conformanceMatrix.js', { outputDir: reportDir }],
@@ -36,7 +39,7 @@ export default defineConfig<object, { runConfig: RunConfig }>({
     ['allure-playwright', { resultsDir: join(reportDir, 'allure-results'), detail: false }],
     ...(runConfig.shard ? ([['blob', { outputDir: join(reportDir, 'blob') }]] as const) : []),
   ],
-  use: { trace: 'off', runConfig },
+  use: { trace: 'off' },
   projects: [
     { name: 'prepare', testMatch: 'prepare/**/*.prepare.js', teardown: 'destructive' },
     { name: 'conformance', testMatch: '**/*.spec.js', testIgnore: 'destructive/**', dependencies: ['prepare'] },

@@ -1,7 +1,25 @@
 import { Command, CommanderError } from 'commander';
-import { HarnessError } from '../core/index.js';
-import { registerCommands } from './commands/index.js';
+import { HarnessError } from '../core/harnessError.js';
+import { COMMANDS, type CommandDeclaration } from './commands/index.js';
 import { EXIT } from './exitCodes.js';
+import { addTableOptions, givenOptions, withDefaults } from './lib/commanderOptions.js';
+
+function declare(program: Command, declaration: CommandDeclaration, setExitCode: (code: number) => void): void {
+  const command = program.command(declaration.name).description(declaration.description);
+  for (const argument of declaration.arguments ?? []) command.argument(argument.name, argument.description, argument.default);
+  addTableOptions(command, declaration.name);
+  const after = declaration.helpAfter;
+  if (typeof after === 'string') command.addHelpText('after', after);
+  else if (after) command.addHelpText('after', () => after());
+  command.action(async (...args: unknown[]) => {
+    const self = args.at(-1) as Command;
+    const positionals = args.slice(0, -2).flat().map(String);
+    // `run` merges the command line with its configuration file; the others fill in the table's defaults here.
+    const options = declaration.name === 'run' ? givenOptions(self) : withDefaults(declaration.name, self.opts());
+    const action = await declaration.load();
+    setExitCode(await action(positionals, options));
+  });
+}
 
 /** Builds the `contract-gate` program; each command returns its exit code through `setExitCode`. */
 export function buildProgram(setExitCode: (code: number) => void): Command {
@@ -9,11 +27,16 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
     .description('Contract conformance harness for JSON-RPC-over-WebSocket gateways described by OpenRPC.')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
-  registerCommands(program, setExitCode);
+  for (const declaration of COMMANDS) declare(program, declaration, setExitCode);
   return program;
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // `contract-gate --help | head`: a reader that stops early is not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(EXIT.OK);
+  });
   let exitCode: number = EXIT.OK;
   const program = buildProgram((code) => {
     exitCode = code;

@@ -7,7 +7,8 @@ import type { Matrix, MatrixRun } from '../src/report/matrixTypes.js';
 import { renderHtml } from '../src/report/renderHtml.js';
 import { renderJson } from '../src/report/renderJson.js';
 import { renderMarkdown } from '../src/report/renderMarkdown.js';
-import { matrixRunOf, runConfigOfMetadata } from '../src/report/matrixRun.js';
+import { runConfigFromEnv } from '../src/config/runConfigFile.js';
+import { matrixRunOf } from '../src/report/matrixRun.js';
 import { readTargetDown } from '../src/report/targetDownFile.js';
 import { readTraffic } from '../src/report/trafficFile.js';
 
@@ -58,7 +59,6 @@ export function testRecord(test: TestCase): TestRecord {
  */
 export default class ConformanceMatrixReporter implements Reporter {
   private readonly options: ConformanceMatrixOptions;
-  private config: FullConfig | undefined;
   private cellTests: TestCase[] = [];
 
   constructor(options: ConformanceMatrixOptions = {}) {
@@ -69,8 +69,7 @@ export default class ConformanceMatrixReporter implements Reporter {
     return false;
   }
 
-  onBegin(config: FullConfig, suite: Suite): void {
-    this.config = config;
+  onBegin(_config: FullConfig, suite: Suite): void {
     this.cellTests = suite.allTests().filter((test) => cellFromTags(test.tags) !== undefined);
   }
 
@@ -87,7 +86,7 @@ export default class ConformanceMatrixReporter implements Reporter {
   }
 
   private build(): Matrix {
-    const runConfig = runConfigOfMetadata(this.config?.metadata);
+    const runConfig = runConfigFromEnv();
     const run = this.options.run ?? (runConfig ? matrixRunOf(runConfig) : { target: 'not set', contracts: [], seed: null });
     const matrix = buildMatrix(this.cellTests.map(testRecord), run, new Date().toISOString());
     const traffic = readTraffic(this.outputDir());
@@ -101,7 +100,7 @@ export default class ConformanceMatrixReporter implements Reporter {
   }
 
   private outputDir(): string {
-    const dir = this.options.outputDir ?? runConfigOfMetadata(this.config?.metadata)?.reportDir ?? 'contract-gate-report';
+    const dir = this.options.outputDir ?? runConfigFromEnv()?.reportDir ?? 'contract-gate-report';
     return resolve(dir);
   }
 

@@ -1,7 +1,7 @@
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { join } from 'node:path';
 import { ANNOTATION, cellFromTags, PREPARE_TAG } from '../src/checks/tags.js';
-import { runConfigOfMetadata } from '../src/report/matrixRun.js';
+import { runConfigFromEnv } from '../src/config/runConfigFile.js';
 import { classifyTest, errorSummary, failsGate, firstLine } from '../src/report/matrixModel.js';
 import type { CellStatus } from '../src/report/matrixTypes.js';
 import { testRecord } from './conformanceMatrix.js';
@@ -80,11 +80,11 @@ export default class ProgressReporter implements Reporter {
     return true;
   }
 
-  onBegin(config: FullConfig, suite: Suite): void {
+  onBegin(_config: FullConfig, suite: Suite): void {
     const tests = suite.allTests();
     this.total = tests.filter((test) => cellFromTags(test.tags)).length;
     this.runsTotal = tests.filter((test) => test.tags.includes(PREPARE_TAG)).length;
-    this.reportDir = runConfigOfMetadata(config.metadata)?.reportDir;
+    this.reportDir = runConfigFromEnv()?.reportDir;
     this.started = Date.now();
     if (this.tty) {
       this.timer = setInterval(() => this.redraw(), 1000);

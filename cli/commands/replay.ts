@@ -1,4 +1,3 @@
-import type { Command } from 'commander';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { startGateway, type RunningGateway } from '../../gateway/index.js';
@@ -21,8 +20,7 @@ import { PROFILES, resolveProfile } from '../../profiles/index.js';
 import type { Profile } from '../../src/profile/profile.js';
 import { HarnessError } from '../../core/index.js';
 import { EXIT } from '../exitCodes.js';
-import { addAuthOptions, type AuthOptions, EMBEDDED_USER, resolveExternalAuth } from '../lib/authOptions.js';
-import { integerOption } from '../lib/options.js';
+import { type AuthOptions, EMBEDDED_USER, resolveExternalAuth } from '../../src/config/resolveAuth.js';
 import { tokenFromEnv } from '../lib/tokens.js';
 
 /** The external target a replay file recorded; one whose URL had a token in it needs --target and --token-env. */
@@ -44,23 +42,9 @@ interface ReplayOptions extends AuthOptions {
   timeout: number;
 }
 
-export function registerReplayCommand(program: Command, setExitCode: (code: number) => void): void {
-  const command = program
-    .command('replay')
-    .argument('<file>', 'replay file from a report folder (replays/<method>--<check>.json)')
-    .description('Re-send a recorded failing exchange and judge it again: exit 1 when the failure reproduces, 0 when it does not.')
-    .option('--target <url>', 'gateway to send it to (default: the recorded target; an embedded run starts the reference gateway again with the recorded contracts and faults)')
-    .option('--token-env <var>', 'name of the environment variable holding the gateway token')
-    .option('--timeout <ms>', 'per-request timeout', integerOption('--timeout', 100), 5_000);
-  addAuthOptions(command)
-    .addHelpText(
-      'after',
-      '\nLive ids (session ids, stored keys, paths) are created again on the target from the recorded binding rules, so the replay works on a fresh gateway.\n' +
-        'A gated target gets a fresh ticket: from the auth options given here, else from the recorded ones (their variables must be set).',
-    )
-    .action(async (file: string, options: ReplayOptions) => {
-      setExitCode(await replayCommand(file, options));
-    });
+/** `contract-gate replay <file>`. */
+export async function replayAction([file]: string[], options: Record<string, unknown>): Promise<number> {
+  return replayCommand(file as string, options as unknown as ReplayOptions);
 }
 
 /** Sends the frames a target did not survive to a (fresh) target: exit 1 when it goes down again, 0 when it survives. */

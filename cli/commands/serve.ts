@@ -1,8 +1,6 @@
-import { type Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
-  BUILTIN_PLUGINS,
   GATEWAY_FAULTS,
   parsePluginArgument,
   parsePluginsConfig,
@@ -17,8 +15,8 @@ import {
 import { HarnessError } from '../../core/index.js';
 import { secretFromEnv } from '../../src/client/authSettings.js';
 import { EXIT } from '../exitCodes.js';
-import { collect, integerOption } from '../lib/options.js';
-import { DEFAULT_PROFILE } from '../../profiles/index.js';
+import { resolveProfileDefaults } from '../../profiles/profileDefaults.js';
+import { loadContractSync } from '../../src/contracts/loadContract.js';
 import { tokenFromEnv } from '../lib/tokens.js';
 
 interface ServeOptions {
@@ -50,56 +48,9 @@ interface ServeOptions {
   verbose?: boolean;
 }
 
-export function registerServeCommand(program: Command, setExitCode: (code: number) => void): void {
-  program
-    .command('serve')
-    .description('Serve the reference gateway (/api/ws and /api/rpc) until SIGINT/SIGTERM.')
-    .option('--contract <file>', `OpenRPC document(s) to serve (repeatable; default: the ${DEFAULT_PROFILE.name} profile's documents)`, collect)
-    .option('--extension <file>', 'extension document(s) served beside the contract (repeatable)', collect)
-    .option('--no-hooks', 'do not serve the session-hooks extension (hooks.subscribe, session.reset)')
-    .option('--host <host>', 'interface to listen on', '127.0.0.1')
-    .option('--port <n>', 'port (0 = any free port)', integerOption('--port', 0), 0)
-    .option('--token <token>', 'require ?token=<token> (visible in process lists: prefer --token-env)')
-    .option('--token-env <var>', 'name of the environment variable holding the token to require')
-    .option('--allowed-origin <origin>', 'accept WebSocket upgrades only from these Origin values (repeatable; others close 4403); gated: origins accepted besides the bound host', collect)
-    .addOption(new Option('--auth <mode>', 'loopback (default: ?token= when --token/--token-env is set) or gated (basic login, single-use tickets, Host/Origin guard; the legacy token is refused)').choices(['loopback', 'gated']))
-    .option('--basic-user <name>', 'gated: user name of the basic login')
-    .option('--basic-password-env <var>', 'gated: name of the environment variable holding the basic login password')
-    .option('--ticket-ttl-ms <ms>', 'gated: time to live of a WebSocket ticket (default 30000)', integerOption('--ticket-ttl-ms', 1))
-    .option('--internal-credential-env <var>', 'gated: name of the environment variable holding the ?internal= credential (default: a random one, never shown)')
-    .option('--legacy-messages', 'answer with the v0.21.3 wording (no out-of-sync suffix on 4000 and -32601)')
-    .option('--data-dir <dir>', 'where session.save and spawn-tree files go (default: a temporary directory)')
-    .option('--build-delay <ms>', 'delay of the agent build after session.create (default 50)', integerOption('--build-delay', 0))
-    .option('--orphan-grace <ms>', 'grace window before a detached session is reaped (default 30000)', integerOption('--orphan-grace', 0))
-    .option('--seed <n>', 'seed of the schema-driven responder (methods without a handler of their own)', integerOption('--seed'))
-    .option('--server-request-timeout-ms <ms>', 'withdraw an unanswered server→client request (request.cancel, reason timeout) after this long; 0 never (default 30000)', integerOption('--server-request-timeout-ms', 0))
-    .option('--stdio', 'speak newline-delimited JSON-RPC on stdin/stdout instead of listening (as a terminal client spawns its gateway); exits when stdin ends')
-    .option('--plugin <NAME[:ARG]>', 'install a built-in session hook plugin (repeatable, in order; listed below)', collect)
-    .option('--plugins-config <file>', 'JSON: a list of "NAME[:ARG]" or {name, arg?, priority?, mode?}, or {"plugins": [...], "hookTimeoutMs": n}; installed before --plugin')
-    .option('--hook-timeout <ms>', 'time limit of one hook handler; one that exceeds it is logged and skipped (default 5000)', integerOption('--hook-timeout', 1))
-    .option('--fault <name>', 'switch a deliberate fault on (repeatable; self-test of the harness; see --list-faults)', collect)
-    .option('--list-faults', 'print every fault: name, what it breaks, the check meant to catch it; then exit')
-    .option('--verbose', 'log gateway events to stderr')
-    .addHelpText(
-      'after',
-      `
-Prints exactly one line, "contract-gate gateway listening on ws://HOST:PORT/api/ws", once it accepts
-connections. With --stdio, stdout is the wire instead: gateway.ready, then one JSON value per line (logs go to
-stderr with --verbose); it runs until stdin ends. Started with an older contract (one from before a key
-existed) it behaves as an older backend: keys that document does not declare are rejected with 4000.
-
-Built-in session hook plugins (meant for tests; priority 50; a config entry may set priority and mode):
-${Object.values(BUILTIN_PLUGINS)
-  .map((plugin) => `  ${plugin.usage.padEnd(30)} ${plugin.summary}`)
-  .join('\n')}
-A handler that throws or exceeds --hook-timeout is logged (see --verbose) and skipped; clients see no difference.
-
-Faults (--fault NAME) make the gateway deliberately wrong in one way each, to show that the check meant to catch
-it fails: \`contract-gate run --fault NAME\` starts the embedded gateway with it. --list-faults prints them.`,
-    )
-    .action(async (options: ServeOptions) => {
-      setExitCode(await serveCommand(options));
-    });
+/** `contract-gate serve`. */
+export async function serveAction(_positionals: string[], options: Record<string, unknown>): Promise<number> {
+  return serveCommand(options as unknown as ServeOptions);
 }
 
 /** The plugins of `--plugins-config` (first) and `--plugin` (then), and the hook time limit. */
@@ -145,8 +96,10 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
   const hookSetup = servePlugins(options);
   const gated = gatedOptions(options);
   const token = options.token ?? tokenFromEnv(options.tokenEnv);
-  const contracts = (options.contract?.length ? options.contract : DEFAULT_PROFILE.defaultContracts).map((p) => resolve(p));
-  const extensions = (options.extension ?? (options.hooks && !options.contract?.length ? DEFAULT_PROFILE.defaultExtensions([]) : [])).map((p) => resolve(p));
+  const given = options.contract?.map((p) => resolve(p));
+  const defaults = await resolveProfileDefaults({ contract: given }, (path) => loadContractSync(path, { validate: false }));
+  const extensions = options.extension?.map((p) => resolve(p)) ?? (options.hooks && !given?.length ? defaults.extensions : []);
+  const contracts = defaults.contracts;
   const gatewayOptions: GatewayOptions = {
     contractPaths: [...contracts, ...extensions],
     host: options.host,

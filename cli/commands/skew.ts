@@ -1,5 +1,4 @@
 import { writeFile } from 'node:fs/promises';
-import { Option, type Command } from 'commander';
 import { loadContract } from '../../src/contracts/index.js';
 import { HarnessError } from '../../core/index.js';
 import { analyseSkew, analyseSkewMatrix, renderSkew, renderSkewMatrix, type SkewFormat, type SkewOptions } from '../../src/skew/index.js';
@@ -15,28 +14,6 @@ interface SkewCommandOptions {
   byNameUnknown: 'rejected' | 'ignored';
 }
 
-const HELP_AFTER = `
-Direction:
-  The client is the side that SENDS params and reads results and events; the server reads params
-  and sends results and events. The verdict is not symmetric: a newer client may break an older
-  server while the newer server still serves the older client.
-
-  Unlike OpenAPI diff tools, this is not an old-to-new document diff. oasdiff, for example, rates a
-  new optional request field as INFO (non-breaking): true for a new server and old clients, but a
-  new client that sends that field to an old server whose model is closed
-  (additionalProperties: false) is rejected (with the server profile's own code and wording where it
-  has one, elsewhere -32602). Run both directions, or --matrix.
-
-Exit codes:
-  0  nothing breaking (warnings and info findings do not fail)
-  1  at least one breaking finding (for --matrix: in at least one client/server pair)
-  2  usage error or invalid contract (missing file, not JSON, fails the OpenRPC meta-schema,
-     dangling $ref); the reason is printed to stderr
-
-Examples:
-  contract-gate skew --client desktop-2.4.openrpc.json --server gateway-2.3.openrpc.json
-  contract-gate skew --matrix old.openrpc.json new.openrpc.json --format md --output skew.md
-`;
 
 async function write(text: string, output: string | undefined): Promise<void> {
   if (output === undefined) {
@@ -74,20 +51,10 @@ async function runSkew(options: SkewCommandOptions, setExitCode: (code: number) 
 }
 
 /** `contract-gate skew`: static, direction-aware compatibility of a client document with a server document. */
-export function registerSkewCommand(program: Command, setExitCode: (code: number) => void): void {
-  program
-    .command('skew')
-    .description('Predict client/server version skew from two OpenRPC documents (which calls, results and events break)')
-    .option('--client <file>', 'OpenRPC document of the client: the side that sends params (path or URL)')
-    .option('--server <file>', 'OpenRPC document of the server: the side that reads params (path or URL)')
-    .option('--matrix <files...>', 'compare every ordered pair of these documents (rows = client, columns = server)')
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'md', 'json']).default('text'))
-    .option('--output <file>', 'write the report to this file instead of stdout')
-    .addOption(
-      new Option('--by-name-unknown <policy>', 'what servers do with an undeclared by-name param (the document cannot say)')
-        .choices(['rejected', 'ignored'])
-        .default('rejected'),
-    )
-    .addHelpText('after', HELP_AFTER)
-    .action(async (options: SkewCommandOptions) => runSkew(options, setExitCode));
+export async function skewAction(_positionals: string[], options: Record<string, unknown>): Promise<number> {
+  let exitCode: number = EXIT.OK;
+  await runSkew(options as unknown as SkewCommandOptions, (code) => {
+    exitCode = code;
+  });
+  return exitCode;
 }

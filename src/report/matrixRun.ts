@@ -20,9 +20,3 @@ export function matrixRunOf(config: RunConfig): MatrixRun {
   if (config.shard) run.shard = `${config.shard.index}/${config.shard.total}`;
   return run;
 }
-
-/** The run configuration a Playwright configuration carries in `metadata.runConfig`, if any. */
-export function runConfigOfMetadata(metadata: Record<string, unknown> | undefined): RunConfig | undefined {
-  const value = metadata?.['runConfig'];
-  return isJsonObject(value) ? (value as unknown as RunConfig) : undefined;
-}

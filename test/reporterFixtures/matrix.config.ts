@@ -1,5 +1,4 @@
 import { defineConfig, type ReporterDescription } from '@playwright/test';
-import { runConfigFromEnv } from '../../src/config/runConfigFile.js';
 
 // Runs the tiny specs of this folder through the conformance-matrix reporter (for the reporter's own tests).
 // FIXTURE_BLOB_DIR adds a blob report, as a sharded CI run would; FIXTURE_ALLURE_DIR adds allure-playwright.
@@ -19,7 +18,6 @@ export default defineConfig({
   retries: 0,
   workers: 2,
   timeout: 10_000,
+  // As in a real run, the reporters read the run configuration CONTRACT_GATE_RUN_CONFIG names.
   reporter,
-  // As the real configuration does: the run configuration named by CONTRACT_GATE_RUN_CONFIG reaches the reporters here.
-  metadata: { runConfig: runConfigFromEnv() },
 });

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultRunConfig } from '../../src/config/defaultRunConfig.js';
+import { runConfigWith } from '../unit/helpers/runConfigs.js';
 import type { RunConfig } from '../../src/config/runConfig.js';
 import { RUN_CONFIG_ENV, writeRunConfig } from '../../src/config/runConfigFile.js';
 
@@ -64,5 +64,5 @@ export function runPlaywright(args: string[], env: Record<string, string>): Prom
 
 /** Writes a run configuration for a fixture run (defaults plus `fields`) and returns the environment naming it. */
 export function runConfigEnv(fields: Partial<RunConfig> & Pick<RunConfig, 'reportDir'>): Record<string, string> {
-  return { [RUN_CONFIG_ENV]: writeRunConfig({ ...defaultRunConfig(), contracts: [], ...fields }) };
+  return { [RUN_CONFIG_ENV]: writeRunConfig(runConfigWith(fields)) };
 }

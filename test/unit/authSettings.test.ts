@@ -1,23 +1,22 @@
 import { expect, test } from '@playwright/test';
-import { resolveEmbeddedAuth, resolveExternalAuth } from '../../cli/lib/authOptions.js';
+import { resolveEmbeddedAuth, resolveExternalAuth } from '../../src/config/resolveAuth.js';
 import { startGateway } from '../../gateway/index.js';
 import { connectionAuthFrom, describeAuth } from '../../src/client/authSettings.js';
-import { defaultRunConfig } from '../../src/config/defaultRunConfig.js';
 import { decodeRunConfig, encodeRunConfig, type RunConfig, targetIsGated } from '../../src/config/runConfig.js';
 import { HERMES_CONTRACT } from './helpers/gatewayHarness.js';
+import { runConfigWith } from './helpers/runConfigs.js';
 import { HERMES_PROFILE } from './helpers/profiles.js';
 
 test('the run configuration carries the auth settings by variable name and reads them back; a bad one names its field', () => {
-  const config: RunConfig = {
-    ...defaultRunConfig(),
+  const config: RunConfig = runConfigWith({
     auth: { mode: 'ticket', login: { kind: 'basic', user: 'ci', passwordEnv: 'PW' }, via: 'subprotocol' },
     embeddedAuth: 'gated',
     authChecks: true,
-  };
+  });
   const decoded = decodeRunConfig(encodeRunConfig(config), 'test');
   expect(decoded).toEqual(config);
   expect(targetIsGated(decoded)).toBe(true);
-  expect(targetIsGated(defaultRunConfig())).toBe(false);
+  expect(targetIsGated(runConfigWith())).toBe(false);
   const broken = JSON.parse(encodeRunConfig(config)) as Record<string, unknown>;
   broken['auth'] = { mode: 'ticket', login: { kind: 'basic', user: 'ci', passwordEnv: 'PW' }, via: 'header' };
   expect(() => decodeRunConfig(JSON.stringify(broken), 'test')).toThrow('run configuration test (auth): via must be "query" or "subprotocol", got "header"');

@@ -1,36 +1,16 @@
-import { type Command, Option } from 'commander';
 import { randomBytes } from 'node:crypto';
 import { HarnessError } from '../../core/index.js';
-import { type AuthSettings, describeAuth, secretFromEnv, type TicketLogin } from '../../src/client/authSettings.js';
-import type { TicketPresentation } from '../../src/client/connectionAuth.js';
-import type { Profile } from '../../src/profile/profile.js';
-import type { AuthStatus } from '../../src/profile/profileAuth.js';
-import { isStdioTarget } from '../../src/client/targetUrl.js';
+import { type AuthSettings, secretFromEnv, type TicketLogin } from '../client/authSettings.js';
+import type { Profile } from '../profile/profile.js';
+import type { AuthStatus } from '../profile/profileAuth.js';
+import { isStdioTarget } from '../client/targetUrl.js';
+import type { RunSettings } from './optionTable.js';
 
-/** The auth options of `run` and `replay` (credentials are always named by environment variable). */
-export interface AuthOptions {
-  auth?: 'token' | 'ticket' | 'internal';
-  login?: 'basic';
-  user?: string;
-  passwordEnv?: string;
-  cookieEnv?: string;
-  ticketCommand?: string;
-  ticketVia?: TicketPresentation;
-  credentialEnv?: string;
-  tokenEnv?: string;
-}
-
-export function addAuthOptions(command: Command): Command {
-  return command
-    .addOption(new Option('--auth <mode>', 'token (?token=, loopback mode), ticket (a fresh single-use ticket per connection, gated mode) or internal (?internal=); default: discovered from /api/status').choices(['token', 'ticket', 'internal']))
-    .addOption(new Option('--login <provider>', 'how tickets are obtained: basic (POST /auth/password-login with --user and --password-env)').choices(['basic']))
-    .option('--user <name>', 'user name of --login basic')
-    .option('--password-env <var>', 'name of the environment variable holding the --login basic password')
-    .option('--cookie-env <var>', 'name of the environment variable holding an existing dashboard session cookie (name=value; any provider)')
-    .option('--ticket-command <cmd>', 'shell command printing one fresh ticket per call, for any other provider (GATEWAY_TARGET_URL names the gateway)')
-    .addOption(new Option('--ticket-via <how>', 'how each ticket is presented: query (?ticket=, the default) or subprotocol (the profile\'s public subprotocol plus a ticket-bearing one)').choices(['query', 'subprotocol']))
-    .option('--credential-env <var>', 'name of the environment variable holding the internal credential of --auth internal');
-}
+/**
+ * The auth options of `run` and `replay` (the table's AUTH_OPTIONS; credentials are always named by environment
+ * variable). They are resolved here only, into the AuthSettings every connection of the run uses.
+ */
+export type AuthOptions = Partial<Pick<RunSettings, 'auth' | 'login' | 'user' | 'passwordEnv' | 'cookieEnv' | 'ticketCommand' | 'ticketVia' | 'credentialEnv' | 'tokenEnv'>>;
 
 /** The ticket login the options name, if any; exactly one of --login basic, --cookie-env, --ticket-command. */
 function loginOf(options: AuthOptions): TicketLogin | undefined {
@@ -79,7 +59,7 @@ function explicitSettings(options: AuthOptions): AuthSettings | undefined {
  * The auth of a run against an external target. Without --auth it is discovered from the dashboard's
  * `/api/status` (and said); the legacy token against a gated target fails fast with the options to use.
  */
-export async function resolveExternalAuth(target: string, profile: Profile, options: AuthOptions, say: (line: string) => void): Promise<AuthSettings> {
+export async function resolveExternalAuth(target: string, profile: Pick<Profile, 'auth'>, options: AuthOptions, say: (line: string) => void): Promise<AuthSettings> {
   const explicit = explicitSettings(options);
   if (explicit && explicit.mode !== 'token') return explicit;
   const status = isStdioTarget(target) || !profile.auth ? undefined : await profile.auth.discover(target);
@@ -88,7 +68,6 @@ export async function resolveExternalAuth(target: string, profile: Profile, opti
   return { mode: 'token' };
 }
 
-/** The password of the embedded gated gateway's basic account, made up for one run and passed by environment. */
 /**
  * Names of the variables that carry the credentials made up for an embedded gated gateway. Each run gets its own
  * (a random suffix), so that runs sharing one process (the in-process self-test) never read another's password.
@@ -125,4 +104,3 @@ export function resolveEmbeddedAuth(gated: boolean, options: AuthOptions): { set
   return { settings, env, tokenEnv };
 }
 
-export { describeAuth };

@@ -1,0 +1,189 @@
+import { choice, duration, envName, flag, integer, list, type OptionTable, path, regex, shard, text } from '../optionTypes.js';
+
+const PROFILE_DEFAULT = { by: 'profile' } as const;
+
+/**
+ * The options of `contract-gate run` (and the ones other commands share with it). Every one of them is also a key
+ * of the configuration file, under the same name; `field` names the run-configuration field a value travels in
+ * when that is not the key.
+ */
+export const RUN_OPTIONS = {
+  config: {
+    type: path('file'),
+    help: 'configuration file (default: contract-gate.config.{ts,mjs,json}, looked for from the working directory upward)',
+    commands: ['run'],
+    env: 'CONTRACT_GATE_CONFIG',
+    field: false,
+    cliOnly: true,
+  },
+  project: {
+    type: text('name'),
+    help: 'the named project of the configuration file to run (its keys override the top level)',
+    commands: ['run'],
+    env: 'CONTRACT_GATE_PROJECT',
+    field: false,
+    cliOnly: true,
+  },
+  target: {
+    type: text('url'),
+    help: "gateway to test: ws(s)://host:port/api/ws, http(s)://host:port/api/rpc, or stdio:'<command>' (newline-delimited JSON-RPC on a spawned command's stdin/stdout, one process per connection)",
+    commands: ['run'],
+    defaultFrom: { text: 'start the embedded reference gateway', by: 'run' },
+    field: false,
+  },
+  contract: {
+    type: list(path('file', { url: true })),
+    help: 'OpenRPC document(s) of the target, paths or http(s) URLs (repeatable); the first one picks the profile',
+    commands: ['run'],
+    defaultFrom: { text: "the profile's default documents", ...PROFILE_DEFAULT },
+    field: 'contracts',
+  },
+  clientContract: {
+    type: path('file'),
+    help: 'contract of the clients in the field: every payload they may send must be accepted (skew gate)',
+    commands: ['run', 'proxy'],
+  },
+  extension: {
+    type: list(path('file')),
+    help: 'extension document(s) loaded beside the contract (repeatable)',
+    commands: ['run'],
+    defaultFrom: { text: "the profile's default extensions", ...PROFILE_DEFAULT },
+    field: 'extensions',
+  },
+  profile: {
+    type: path('name|file', { names: "a registered profile's name" }),
+    help: "the target's profile: a registered profile's name (`contract-gate profiles` lists them), or a JSON codes file extending one (see examples/profiles/eip-1474.json)",
+    commands: ['run'],
+    defaultFrom: { text: 'the first registered profile that recognises the first contract', ...PROFILE_DEFAULT },
+  },
+  bindings: {
+    type: path('file', { keywords: ['none', 'auto'] }),
+    help: 'identifier binding rules; "none" to disable',
+    commands: ['run'],
+    defaultFrom: { text: "auto, the profile's rules beside the contract", ...PROFILE_DEFAULT },
+  },
+  baseline: {
+    type: path('file'),
+    help: 'known failures [{method, check, reason}]: listed failures pass the gate, listed passes fail it as stale',
+    commands: ['run'],
+  },
+  seed: {
+    type: integer({ min: -(2 ** 31), max: 2 ** 32 - 1 }),
+    help: 'fuzzing seed, a 32-bit integer',
+    commands: ['run'],
+    defaultFrom: { text: 'random, printed so the run can be reproduced', by: 'run' },
+  },
+  runs: { type: integer({ min: 1 }), help: 'generated valid payloads per method, on top of the fixed examples', commands: ['run'], default: 100 },
+  grep: { type: regex(), help: 'only checks whose title or tags match, e.g. "@check:params\\." or "session\\.create"', commands: ['run'] },
+  reportDir: {
+    type: path('dir'),
+    help: 'report folder: matrix.json/.md/.html, junit.xml, allure-results/, transcripts/, replays/',
+    commands: ['run', 'merge'],
+    default: 'contract-gate-report',
+  },
+  shard: { type: shard(), help: 'run shard i of n (writes a blob report for `contract-gate merge`)', commands: ['run'], field: false },
+  workers: {
+    type: integer({ min: 1 }),
+    help: 'parallel Playwright workers',
+    commands: ['run'],
+    defaultFrom: { text: '2 in CI, else half the CPUs', by: 'machine' },
+  },
+  maxInFlight: { type: integer({ min: 1 }), help: 'requests outstanding at once against the target, split evenly over the workers (at least one each)', commands: ['run'], default: 4 },
+  rate: {
+    type: integer({ min: 1 }, 'n'),
+    help: 'requests per second against the target, over every worker',
+    commands: ['run'],
+    defaultFrom: { text: 'unlimited', by: 'unset' },
+    field: 'ratePerSecond',
+  },
+  requestTimeout: { type: duration(100), help: 'per-request timeout', commands: ['run'], default: 5000, field: 'requestTimeoutMs' },
+  drainLimit: {
+    type: duration(100),
+    help: 'after a timeout, how long the target may take to answer a probe before it is slow and the rest is not run',
+    commands: ['run'],
+    defaultFrom: { text: 'six request timeouts', by: 'derived' },
+    field: 'drainLimitMs',
+  },
+  statefulRuns: { type: integer({ min: 1 }), help: 'random call sequences per stateful check; --grep @check:stateful runs them alone', commands: ['run'], default: 25 },
+  statefulSteps: { type: integer({ min: 1 }), help: 'at most this many calls per sequence', commands: ['run'], default: 40 },
+  statefulDirectives: {
+    type: flag(),
+    help: 'let sequences use the reference-only directives (/slow, /request) on an external target too (always on for the embedded gateway)',
+    commands: ['run'],
+    default: false,
+  },
+  fault: {
+    type: list(text('name')),
+    help: 'start the embedded gateway with a fault switched on (self-test; repeatable; see `serve --list-faults`)',
+    commands: ['run'],
+    default: [],
+    field: 'faults',
+  },
+  legacyMessages: { type: flag(), help: 'the embedded gateway speaks the v0.21.3 wording (no out-of-sync suffix)', commands: ['run'], default: false },
+  secretEnv: {
+    type: list(envName()),
+    help: 'environment variable whose value no error answer may carry (envelope.error-hygiene); redacted like the token (repeatable)',
+    commands: ['run'],
+    default: [],
+    secret: 'name',
+  },
+} as const satisfies OptionTable;
+
+/** How the run authenticates: credentials are always named by environment variable, never given. */
+export const AUTH_OPTIONS = {
+  tokenEnv: {
+    type: envName(),
+    help: 'name of the environment variable holding the gateway token (never the token itself)',
+    commands: ['run', 'replay'],
+    secret: 'name',
+  },
+  embeddedAuth: {
+    type: choice(['loopback', 'gated'], 'mode'),
+    help: 'mode of the embedded reference gateway: loopback, or gated (a basic login and tickets made up for the run)',
+    commands: ['run'],
+    default: 'loopback',
+  },
+  authChecks: { type: flag(), help: 'run the (auth) row even when the target is not gated', commands: ['run'], default: false },
+  auth: {
+    type: choice(['token', 'ticket', 'internal'], 'mode'),
+    help: 'token (?token=, loopback mode), ticket (a fresh single-use ticket per connection, gated mode) or internal (?internal=)',
+    commands: ['run', 'replay'],
+    defaultFrom: { text: "discovered from the target's /api/status", by: 'run' },
+    field: false,
+  },
+  login: {
+    type: choice(['basic'], 'provider'),
+    help: 'how tickets are obtained: basic (POST /auth/password-login with --user and --password-env)',
+    commands: ['run', 'replay'],
+    field: false,
+  },
+  user: { type: text('name'), help: 'user name of --login basic', commands: ['run', 'replay'], field: false },
+  passwordEnv: { type: envName(), help: 'name of the environment variable holding the --login basic password', commands: ['run', 'replay'], secret: 'name', field: false },
+  cookieEnv: {
+    type: envName(),
+    help: 'name of the environment variable holding an existing dashboard session cookie (name=value; any provider)',
+    commands: ['run', 'replay'],
+    secret: 'name',
+    field: false,
+  },
+  ticketCommand: {
+    type: text('cmd'),
+    help: 'shell command printing one fresh ticket per call, for any other provider (GATEWAY_TARGET_URL names the gateway)',
+    commands: ['run', 'replay'],
+    field: false,
+  },
+  ticketVia: {
+    type: choice(['query', 'subprotocol'], 'how'),
+    help: 'how each ticket is presented: query (?ticket=) or subprotocol (the gateway subprotocol, then one carrying the ticket)',
+    commands: ['run', 'replay'],
+    defaultFrom: { text: 'query (replay: the recorded one)', by: 'run' },
+    field: false,
+  },
+  credentialEnv: {
+    type: envName(),
+    help: 'name of the environment variable holding the internal credential of --auth internal',
+    commands: ['run', 'replay'],
+    secret: 'name',
+    field: false,
+  },
+} as const satisfies OptionTable;
