@@ -56,7 +56,7 @@ export const SERVE_OPTIONS = {
     default: false,
   },
   dataDir: { type: path('dir'), help: 'where session.save and spawn-tree files go', commands: ['serve'], defaultFrom: { text: 'a temporary directory', by: 'run' } },
-  buildDelay: { type: duration(0), help: 'delay of the agent build after session.create', commands: ['serve'], defaultFrom: { text: '50', by: 'run' } },
+  buildDelay: { type: duration(0), help: "delay of the fake agent's build after a session is created", commands: ['serve'], defaultFrom: { text: '50', by: 'run' } },
   orphanGrace: { type: duration(0), help: 'grace window before a detached session is reaped', commands: ['serve'], defaultFrom: { text: '30000', by: 'run' } },
   serveSeed: { flag: 'seed', type: integer({}), help: 'seed of the schema-driven responder (methods without a handler of their own)', commands: ['serve'] },
   serverRequestTimeoutMs: {
