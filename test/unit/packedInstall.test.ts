@@ -1,35 +1,20 @@
 import { expect, test } from '@playwright/test';
-import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO, type CliResult } from './helpers/cliRunner.js';
+import { npmExec, npmInstall, packedTarball } from './helpers/packedPackage.js';
+
+const npx = (dir: string, args: string[]) => npmExec(dir, ['contract-gate', ...args]);
 
 // What a new user does, from the packed package in an empty folder: install it (production dependencies only),
 // `contract-gate init`, `contract-gate run`. About 40 s: packing, installing from the npm cache, a short run.
 test.setTimeout(240_000);
 
-const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-
-function npx(dir: string, args: string[]): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(NPM, ['exec', '--no', '--', 'contract-gate', ...args], { cwd: dir, env: { ...process.env, CI: 'true' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
-
 test('from the packed tarball in an empty folder: init, then run exits 0 and reports where the configuration says, with its seed', async () => {
-  const packDir = mkdtempSync(join(tmpdir(), 'contract-gate-pack-'));
-  // dist/ is built already (the tests need it); packing without scripts keeps it from being rebuilt under other tests.
-  const tarball = execFileSync(NPM, ['pack', '--ignore-scripts', '--silent', '--pack-destination', packDir], { cwd: REPO, encoding: 'utf8' }).trim().split('\n').at(-1) as string;
+  const tarball = await packedTarball();
   const dir = mkdtempSync(join(tmpdir(), 'contract-gate-empty-'));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'empty-project', private: true }));
-  execFileSync(NPM, ['install', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', join(packDir, tarball)], { cwd: dir, stdio: 'ignore' });
+  npmInstall(dir, ['--omit=dev', tarball]);
 
   const init = await npx(dir, ['init']);
   expect(init.code, init.stdout + init.stderr).toBe(0);
