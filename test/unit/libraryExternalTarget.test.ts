@@ -11,6 +11,8 @@ import { CLI, REPO, serveCli } from './helpers/cliRunner.js';
 const SLICE = join(REPO, 'profiles/hermes/contracts/session-lifecycle.openrpc.json');
 const TOKEN_ENV = 'CONTRACT_GATE_LIBRARY_TEST_TOKEN';
 let wsUrl = '';
+/** The machine is shared: waits are bounds on a hang, never the time a test expects to take. */
+const PATIENT = 30_000;
 
 test.use({
   contractGate: [
@@ -18,13 +20,13 @@ test.use({
       process.env[TOKEN_ENV] = 'library-test-token';
       const served = await serveCli(['--contract', SLICE, '--token-env', TOKEN_ENV]);
       wsUrl = served.url;
-      await use({ target: served.url.replace(/^ws:/, 'http:').replace(/\/api\/ws$/, '/api/rpc'), contract: [SLICE], tokenEnv: TOKEN_ENV });
+      await use({ target: served.url.replace(/^ws:/, 'http:').replace(/\/api\/ws$/, '/api/rpc'), contract: [SLICE], tokenEnv: TOKEN_ENV, requestTimeout: PATIENT });
       served.stop();
     },
     { scope: 'worker' },
   ],
 });
-test.describe.configure({ mode: 'parallel', timeout: 60_000 });
+test.describe.configure({ mode: 'parallel', timeout: 90_000 });
 
 test('the gateway fixture speaks JSON-RPC over HTTP with the token; without it the target refuses', async ({ gateway, target, connect, contract }) => {
   expect([target.kind, target.auth.kind, contract.origin]).toEqual(['external', 'token', SLICE]);
@@ -39,7 +41,7 @@ test('connect reaches the same gateway over WebSocket (with its events) and a st
   const ws = await connect({ target: wsUrl });
   expect(ws.protocol.transport).toBeInstanceOf(WebSocketTransport);
   const { session_id } = await ws.request<{ session_id: string }>('session.create', {});
-  await expect(ws.waitForEvent({ type: 'session.info', sessionId: session_id })).resolves.toMatchObject({ type: 'session.info' });
+  await expect(ws.waitForEvent({ type: 'session.info', sessionId: session_id }, PATIENT)).resolves.toMatchObject({ type: 'session.info' });
   await expect(connect({ target: wsUrl, auth: noAuth() })).rejects.toThrow('4401');
 
   const stdio = await connect({ target: `stdio:node ${CLI} serve --stdio --contract ${SLICE}`, auth: noAuth() });

@@ -6,7 +6,12 @@ import { REPO } from './helpers/cliRunner.js';
 // The fixtures of contract-gate/test in this repository's own Playwright run: no configuration file here, so the
 // defaults, the embedded reference gateway with the default profile's documents (other settings: the
 // libraryGatedFaulty and libraryExternalTarget tests, since test.use of a worker option is one per file).
-test.describe.configure({ mode: 'parallel', timeout: 60_000 });
+
+/** The machine is shared: waits are bounds on a hang, never the time a test expects to take. */
+const PATIENT = 30_000;
+
+test.describe.configure({ mode: 'parallel', timeout: 90_000 });
+test.use({ contractGate: { requestTimeout: PATIENT } });
 
 const OLDER = join(REPO, 'profiles/hermes/contracts/gateway.pre-cwd-explicit.openrpc.json');
 
@@ -42,7 +47,7 @@ test.describe('the embedded reference gateway', () => {
   test('connect opens more connections with the same auth, each with its own events', async ({ gateway, connect, events }) => {
     const other = await connect();
     const { session_id } = await other.request<Created>('session.create', {});
-    await other.waitForEvent({ type: 'session.info', sessionId: session_id });
+    await other.waitForEvent({ type: 'session.info', sessionId: session_id }, PATIENT);
     expect(events.list({ sessionId: session_id })).toEqual([]);
     expect(gateway.name).not.toBe(other.name);
   });
@@ -52,9 +57,9 @@ test.describe('the embedded reference gateway', () => {
     const good = await referenceGateway();
     const undo = async (client: Awaited<ReturnType<typeof faulty.connect>>): Promise<unknown> => {
       const { session_id } = await client.request<Created>('session.create', {});
-      await client.waitForEvent({ type: 'session.info', sessionId: session_id });
+      await client.waitForEvent({ type: 'session.info', sessionId: session_id }, PATIENT);
       await client.request('prompt.submit', { session_id, text: 'hello' });
-      await client.waitForEvent({ type: 'message.complete', sessionId: session_id });
+      await client.waitForEvent({ type: 'message.complete', sessionId: session_id }, PATIENT);
       return client.request('session.undo', { session_id });
     };
     expect(await undo(await faulty.connect())).toEqual({ removed: '2' });
