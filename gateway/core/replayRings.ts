@@ -1,3 +1,5 @@
+import type { SerialisedTexts } from './serialisedTexts.js';
+
 export interface ReplayLimits {
   readonly maxEventsPerSession: number;
   readonly maxBytesPerSession: number;
@@ -60,7 +62,11 @@ export class ReplayRings {
   private totalBytes = 0;
   private totalEvents = 0;
 
-  constructor(readonly limits: ReplayLimits) {}
+  /** `texts` learns the JSON text of every retained event, so that a replay of it is not serialised again. */
+  constructor(
+    readonly limits: ReplayLimits,
+    private readonly texts?: SerialisedTexts,
+  ) {}
 
   /** Stamps the next seq on `params` and retains a copy; returns the seq and the params' JSON text. */
   record(sessionId: string, params: Record<string, unknown>): { seq: number; json: string } {
@@ -81,6 +87,7 @@ export class ReplayRings {
       while (this.rings.size > this.limits.maxSessions) this.dropOldestRing();
     }
     ring.events.push({ seq, params, bytes });
+    this.texts?.remember(params, json);
     ring.bytes += bytes;
     this.totalBytes += bytes;
     this.totalEvents += 1;
