@@ -1,7 +1,7 @@
 /**
- * The JSON texts of values the gateway has serialised once and never changes afterwards (the params of retained
- * events), so that a frame carrying them again (a `session.events.since` result) is written around those texts
- * instead of serialising every replayed event a second time.
+ * The JSON texts of values the gateway has serialised once and never changes afterwards (the list of events a
+ * `session.events.since` replays, made of the texts the events were sent as), so that a frame carrying them again
+ * is written around those texts instead of serialising every replayed event a second time.
  */
 export class SerialisedTexts {
   private readonly texts = new WeakMap<object, string>();
@@ -12,16 +12,15 @@ export class SerialisedTexts {
   }
 
   /**
-   * `JSON.stringify(frame)` for a JSON-RPC frame. Only a frame whose `result` has a member listing remembered values
-   * is written by hand (the result's members, those values by their texts); any other frame is serialised at once.
+   * `JSON.stringify(frame)` for a JSON-RPC frame. Only a frame whose `result` has a remembered member is written by
+   * hand (the result member by member, remembered ones by their texts); any other frame is serialised at once.
    */
   stringifyFrame(frame: Record<string, unknown>): string {
     const result = frame['result'];
     if (!this.carriesRemembered(result)) return JSON.stringify(frame);
     const members: string[] = [];
     for (const key of Object.keys(frame)) {
-      const value = frame[key];
-      const text = key === 'result' ? this.stringifyResult(result as Record<string, unknown>) : JSON.stringify(value);
+      const text = key === 'result' ? this.stringifyResult(result as Record<string, unknown>) : JSON.stringify(frame[key]);
       if (text !== undefined) members.push(`${JSON.stringify(key)}:${text}`);
     }
     return `{${members.join(',')}}`;
@@ -31,7 +30,7 @@ export class SerialisedTexts {
     if (!isPlainRecord(result)) return false;
     for (const key in result) {
       const value = result[key];
-      if (Array.isArray(value) && value.length > 0 && typeof value[0] === 'object' && value[0] !== null && this.texts.has(value[0] as object)) return true;
+      if (typeof value === 'object' && value !== null && this.texts.has(value)) return true;
     }
     return false;
   }
@@ -40,19 +39,10 @@ export class SerialisedTexts {
     const members: string[] = [];
     for (const key of Object.keys(result)) {
       const value = result[key];
-      const text = Array.isArray(value) ? this.stringifyList(value) : JSON.stringify(value);
+      const text = (typeof value === 'object' && value !== null ? this.texts.get(value) : undefined) ?? JSON.stringify(value);
       if (text !== undefined) members.push(`${JSON.stringify(key)}:${text}`);
     }
     return `{${members.join(',')}}`;
-  }
-
-  private stringifyList(list: readonly unknown[]): string {
-    const items: string[] = [];
-    for (const item of list) {
-      const known = typeof item === 'object' && item !== null ? this.texts.get(item) : undefined;
-      items.push(known ?? JSON.stringify(item) ?? 'null');
-    }
-    return `[${items.join(',')}]`;
   }
 }
 
