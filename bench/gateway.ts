@@ -73,6 +73,11 @@ export interface Cell {
   readonly rps: number;
   readonly p50: number;
   readonly p99: number;
+  /**
+   * CPU microseconds of this process (clients and server alike) per request. Load from other processes on a shared
+   * machine moves it far less than the rate, so its ratio is the steadier reading of the same comparison.
+   */
+  readonly cpuUs: number;
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -85,6 +90,7 @@ function best(cells: readonly Cell[]): Cell {
     rps: Math.max(...cells.map((cell) => cell.rps)),
     p50: Math.min(...cells.map((cell) => cell.p50)),
     p99: Math.min(...cells.map((cell) => cell.p99)),
+    cpuUs: Math.min(...cells.map((cell) => cell.cpuUs)),
   };
 }
 
@@ -101,14 +107,16 @@ export async function measure(url: string, connections: number, iteration: Itera
   await new Promise((resolve) => setTimeout(resolve, WARMUP_MS));
   recording = true;
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
   recording = false;
+  const cpu = process.cpuUsage(cpuBefore);
   const elapsed = (performance.now() - started) / 1000;
   running = false;
   await Promise.all(loops);
   for (const client of clients) client.close();
   const sorted = [...latencies].sort((a, b) => a - b);
-  return { rps: latencies.length / elapsed, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+  return { rps: latencies.length / elapsed, p50: percentile(sorted, 50), p99: percentile(sorted, 99), cpuUs: (cpu.user + cpu.system) / Math.max(1, latencies.length) };
 }
 
 export const gatewayIteration: Iteration = async (client, latencies) => {
@@ -295,7 +303,7 @@ async function main(): Promise<void> {
   const { rows, framesPerRequest: frames } = await benchGateway();
   console.log(`frames on the wire per request: ${frames.toFixed(2)} (gateway and replay peer), 2 (echo)`);
   console.log('');
-  console.log(`conns |  gw req/s | replay req/s | gw/replay | echo req/s | gw/echo |  gw p99 ms | replay p99 ms | gw/replay${rows[0]?.baseline ? ' | baseline/replay req/s | baseline/replay p99' : ''}`);
+  console.log(`conns |  gw req/s | replay req/s | gw/replay | echo req/s | gw/echo |  gw p99 ms | replay p99 ms | gw/replay | replay/gw CPU per req${rows[0]?.baseline ? ' | baseline/replay req/s | baseline/replay p99 | replay/baseline CPU per req' : ''}`);
   for (const { connections, gateway: ours, replay, echo, baseline } of rows) {
     console.log(
       [
@@ -308,7 +316,8 @@ async function main(): Promise<void> {
         ` ${fixed(ours.p99, 3)}`,
         `    ${fixed(replay.p99, 3)}`,
         `  ${ratio(ours.p99, replay.p99)}`,
-        ...(baseline ? [`            ${ratio(baseline.rps, replay.rps)}`, `            ${ratio(baseline.p99, replay.p99)}`] : []),
+        `             ${ratio(replay.cpuUs, ours.cpuUs)}`,
+        ...(baseline ? [`            ${ratio(baseline.rps, replay.rps)}`, `            ${ratio(baseline.p99, replay.p99)}`, `                   ${ratio(replay.cpuUs, baseline.cpuUs)}`] : []),
       ].join(' | '),
     );
   }
