@@ -81,7 +81,7 @@ export class SchemaValidators {
     private readonly log: (line: string) => void,
   ) {
     // strict off: OpenRPC documents carry vendor keywords (x-…, examples) that are not JSON Schema.
-    this.ajv = new Ajv({ strict: false, allErrors: false, logger: false, validateSchema: false });
+    this.ajv = new Ajv({ strict: false, allErrors: false, logger: false, validateSchema: false, inlineRefs: false, code: { optimize: false } });
     addFormats(this.ajv);
     for (const document of contracts.documents) {
       try {
