@@ -11,10 +11,13 @@
  */
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type * as GatewayIndex from '../dist/gateway/index.js';
+import type * as ContractSetFile from '../dist/gateway/core/contract/contractSet.js';
+import type * as ValidatorsFile from '../dist/gateway/core/contract/schemaValidators.js';
 
-type GatewayModule = typeof import('../dist/gateway/index.js');
-type ContractSetModule = typeof import('../dist/gateway/core/contract/contractSet.js');
-type ValidatorsModule = typeof import('../dist/gateway/core/contract/schemaValidators.js');
+type GatewayModule = typeof GatewayIndex;
+type ContractSetModule = typeof ContractSetFile;
+type ValidatorsModule = typeof ValidatorsFile;
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 
