@@ -4,6 +4,7 @@
  *
  * - reference gateway vs a bare `ws` server sending the gateway's own frames (and vs a one-frame echo server) at 1,
  *   10 and 50 connections: requests per second and p99 latency, and where the gateway's CPU goes (bench/gateway.ts);
+ * - the gateway core alone (no sockets): CPU per request of the same workload (bench/gatewayCore.ts);
  * - the validating proxy (`contract-gate proxy`, its own process) vs a direct connection at 50 connections: p99
  *   added per frame and throughput (bench/proxy.ts);
  * - 50 connections × 200 calls at once: no lost, duplicated or reordered event (bench/lib/eventLoss.ts);
@@ -15,13 +16,15 @@
  * Every benchmark imports the compiled JavaScript in dist/ (what `contract-gate` runs), not the TypeScript sources:
  * tsx's transform wraps every function in a name-keeping helper that costs the gateway about 8% of its CPU.
  *
- * Writes bench-results/bench.md. BENCH_SECONDS sets the seconds per gateway cell (default 2).
+ * Writes bench-results/bench.md. BENCH_SECONDS sets the seconds per gateway cell (default 2). BENCH_GATEWAY_BASELINE
+ * and BENCH_PROXY_BASELINE name a checkout of another build (dist/ built) measured in the same rounds.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchSubject, SUBJECTS } from './fuzz.js';
 import { benchGateway, gatewayTimeShare } from './gateway.js';
+import { benchGatewayCore } from './gatewayCore.js';
 import { benchProxy, PROXY_GOALS } from './proxy.js';
 import { eventLoss } from './lib/eventLoss.js';
 import { shareRows } from './lib/timeShare.js';
@@ -70,6 +73,9 @@ async function main(): Promise<void> {
     const rps = row.gateway.rps / row.echo.rps;
     lines.push({ measure: `gateway / bare ws echo (one frame back; ${gateway.framesPerRequest.toFixed(2)} frames per gateway request against 2), requests per second, ${row.connections} connection(s)`, value: times(rps), goal: 'reported', met: undefined });
   }
+  const core = await benchGatewayCore(Number(process.env['BENCH_SECONDS'] ?? 2) * 1.5);
+  lines.push({ measure: 'gateway core without sockets, CPU per request (the same workload, 50 connections)', value: `${core.currentUs.toFixed(1)} µs`, goal: 'reported', met: undefined });
+  if (core.baselineUs !== undefined) lines.push({ measure: "gateway core without sockets, CPU per request, this build / the baseline build's", value: times(core.currentUs / core.baselineUs), goal: 'reported', met: undefined });
   const proxy = await benchProxy(Number(process.env['BENCH_SECONDS'] ?? 2) * 1.5);
   lines.push({ measure: `proxy, p99 added per frame (half the p99 round-trip difference), ${proxy.connections} connections`, value: `${proxy.perFrameP99Ms.toFixed(2)} ms`, goal: `≤ ${PROXY_GOALS.perFrameP99Ms} ms`, met: proxy.perFrameP99Ms <= PROXY_GOALS.perFrameP99Ms });
   lines.push({ measure: `proxy / direct connection, requests per second, ${proxy.connections} connections`, value: times(proxy.throughput), goal: `≥ ${PROXY_GOALS.throughput}×`, met: proxy.throughput >= PROXY_GOALS.throughput });
