@@ -11,9 +11,13 @@
  * - the echo server (one echoed frame per request), for continuity with earlier rounds: a gateway request costs
  *   about 3.7 frames on the wire against its 2, so that ratio has a ceiling far below 1 whatever the gateway does.
  *
+ * BENCH_GATEWAY_BASELINE=<checkout> adds the gateway of another build (its `dist/gateway/index.js`, e.g. the commit
+ * before a change) to the same alternating rounds: before and after measured side by side, against the same peer.
+ *
  * Run: npx tsx bench/gateway.ts [seconds per cell]
  */
 import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { WebSocket, WebSocketServer } from 'ws';
 import { startGateway } from '../dist/gateway/index.js';
@@ -69,6 +73,11 @@ export interface Cell {
   readonly rps: number;
   readonly p50: number;
   readonly p99: number;
+  /**
+   * CPU microseconds of this process (clients and server alike) per request. Load from other processes on a shared
+   * machine moves it far less than the rate, so its ratio is the steadier reading of the same comparison.
+   */
+  readonly cpuUs: number;
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -81,12 +90,13 @@ function best(cells: readonly Cell[]): Cell {
     rps: Math.max(...cells.map((cell) => cell.rps)),
     p50: Math.min(...cells.map((cell) => cell.p50)),
     p99: Math.min(...cells.map((cell) => cell.p99)),
+    cpuUs: Math.min(...cells.map((cell) => cell.cpuUs)),
   };
 }
 
-type Iteration = (client: BenchClient, latencies: number[] | undefined) => Promise<void>;
+export type Iteration = (client: BenchClient, latencies: number[] | undefined) => Promise<void>;
 
-async function measure(url: string, connections: number, iteration: Iteration, seconds: number): Promise<Cell> {
+export async function measure(url: string, connections: number, iteration: Iteration, seconds: number): Promise<Cell> {
   const clients = await Promise.all(Array.from({ length: connections }, () => BenchClient.open(url)));
   const latencies: number[] = [];
   let recording = false;
@@ -97,17 +107,19 @@ async function measure(url: string, connections: number, iteration: Iteration, s
   await new Promise((resolve) => setTimeout(resolve, WARMUP_MS));
   recording = true;
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
   recording = false;
+  const cpu = process.cpuUsage(cpuBefore);
   const elapsed = (performance.now() - started) / 1000;
   running = false;
   await Promise.all(loops);
   for (const client of clients) client.close();
   const sorted = [...latencies].sort((a, b) => a - b);
-  return { rps: latencies.length / elapsed, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+  return { rps: latencies.length / elapsed, p50: percentile(sorted, 50), p99: percentile(sorted, 99), cpuUs: (cpu.user + cpu.system) / Math.max(1, latencies.length) };
 }
 
-const gatewayIteration: Iteration = async (client, latencies) => {
+export const gatewayIteration: Iteration = async (client, latencies) => {
   const created = await client.request('session.create', {}, latencies);
   const sessionId = created.result?.session_id;
   await client.request('prompt.submit', { session_id: sessionId, text: 'benchmark turn' }, latencies);
@@ -219,6 +231,8 @@ export interface GatewayBenchRow {
   readonly replay: Cell;
   /** The bare echo server (one frame back per request). */
   readonly echo: Cell;
+  /** The gateway of the baseline build, when one was given. */
+  readonly baseline?: Cell;
 }
 
 export interface GatewayBench {
@@ -227,34 +241,46 @@ export interface GatewayBench {
   readonly framesPerRequest: number;
 }
 
-/** The gateway and both peers, one after the other at each connection count, in this process. */
-export async function benchGateway(seconds = SECONDS): Promise<GatewayBench> {
+type StartGateway = typeof startGateway;
+
+/** The `startGateway` of another build of the project (a checkout with `dist/` built). */
+async function baselineGateway(checkout: string): Promise<StartGateway> {
+  const module = (await import(pathToFileURL(join(resolve(checkout), 'dist', 'gateway', 'index.js')).href)) as { startGateway: StartGateway };
+  return module.startGateway;
+}
+
+/** The gateway and both peers (and the baseline build's gateway), one after the other at each connection count, in this process. */
+export async function benchGateway(seconds = SECONDS, baselineCheckout = process.env['BENCH_GATEWAY_BASELINE']): Promise<GatewayBench> {
   // No build delay: the benchmark measures the gateway, not the 50 ms the fake agent waits before building.
   const gateway = await startGateway({ buildDelayMs: 0 });
+  const baseline = baselineCheckout ? await (await baselineGateway(baselineCheckout))({ buildDelayMs: 0 }) : undefined;
   const answers = await recordAnswers(gateway.url);
   const replay = await startReplayPeer(answers);
   const echo = await startEchoServer();
   const rows: GatewayBenchRow[] = [];
+  const servers = [
+    ['gateway', gateway.url, gatewayIteration],
+    ['replay', replay.url, gatewayIteration],
+    ['echo', echo.url, echoIteration],
+    ...(baseline ? [['baseline', baseline.url, gatewayIteration] as const] : []),
+  ] as const;
   try {
     // One unmeasured second per server first: the JIT and the gateway's lazily compiled validators warm up before
     // the first (1-connection) cell, which would otherwise pay for them alone.
-    for (const [url, iteration] of [[gateway.url, gatewayIteration], [replay.url, gatewayIteration], [echo.url, echoIteration]] as const) {
-      await measure(url, 10, iteration, 1);
-    }
+    for (const [, url, iteration] of servers) await measure(url, 10, iteration, 1);
     for (const connections of LEVELS) {
-      const cells: Record<'gateway' | 'replay' | 'echo', Cell[]> = { gateway: [], replay: [], echo: [] };
-      // The three alternate, round after round, and each keeps its best round: a burst of load from another
-      // process on the shared machine then costs every server a round, not one server its only cell.
+      const cells: Record<'gateway' | 'replay' | 'echo' | 'baseline', Cell[]> = { gateway: [], replay: [], echo: [], baseline: [] };
+      // They alternate, round after round, and each keeps its best round: a burst of load from another process on
+      // the shared machine then costs every server a round, not one server its only cell.
       for (let round = 0; round < ROUNDS; round++) {
-        cells.gateway.push(await measure(gateway.url, connections, gatewayIteration, seconds / ROUNDS));
-        cells.replay.push(await measure(replay.url, connections, gatewayIteration, seconds / ROUNDS));
-        cells.echo.push(await measure(echo.url, connections, echoIteration, seconds / ROUNDS));
+        for (const [name, url, iteration] of servers) cells[name].push(await measure(url, connections, iteration, seconds / ROUNDS));
       }
-      rows.push({ connections, gateway: best(cells.gateway), replay: best(cells.replay), echo: best(cells.echo) });
+      rows.push({ connections, gateway: best(cells.gateway), replay: best(cells.replay), echo: best(cells.echo), ...(baseline ? { baseline: best(cells.baseline) } : {}) });
     }
   } finally {
     await Promise.all([echo.close(), replay.close()]);
     await gateway.close();
+    await baseline?.close();
   }
   return { rows, framesPerRequest: framesPerRequest(answers) };
 }
@@ -277,8 +303,8 @@ async function main(): Promise<void> {
   const { rows, framesPerRequest: frames } = await benchGateway();
   console.log(`frames on the wire per request: ${frames.toFixed(2)} (gateway and replay peer), 2 (echo)`);
   console.log('');
-  console.log('conns |  gw req/s | replay req/s | gw/replay | echo req/s | gw/echo |  gw p99 ms | replay p99 ms | gw/replay');
-  for (const { connections, gateway: ours, replay, echo } of rows) {
+  console.log(`conns |  gw req/s | replay req/s | gw/replay | echo req/s | gw/echo |  gw p99 ms | replay p99 ms | gw/replay | replay/gw CPU per req${rows[0]?.baseline ? ' | baseline/replay req/s | baseline/replay p99 | replay/baseline CPU per req' : ''}`);
+  for (const { connections, gateway: ours, replay, echo, baseline } of rows) {
     console.log(
       [
         String(connections).padStart(5),
@@ -290,6 +316,8 @@ async function main(): Promise<void> {
         ` ${fixed(ours.p99, 3)}`,
         `    ${fixed(replay.p99, 3)}`,
         `  ${ratio(ours.p99, replay.p99)}`,
+        `             ${ratio(replay.cpuUs, ours.cpuUs)}`,
+        ...(baseline ? [`            ${ratio(baseline.rps, replay.rps)}`, `            ${ratio(baseline.p99, replay.p99)}`, `                   ${ratio(replay.cpuUs, baseline.cpuUs)}`] : []),
       ].join(' | '),
     );
   }

@@ -7,6 +7,8 @@ export * from './canonicalJson.js';
 export * from './jsonPointer.js';
 export * from './schema.js';
 export * from './jsonRpc.js';
+export * from './rpcId.js';
+export * from './rpcIdIndex.js';
 export * from './errorCodes.js';
 export * from './rpcError.js';
 export * from './exchange.js';

@@ -11,6 +11,9 @@ import type { ServerRequests } from './serverRequests.js';
 import { ErrorCode, GatewayError, OUT_OF_SYNC_SUFFIX } from './wireErrors.js';
 
 type RequestId = string | number | null;
+type Maybe<T> = T | Promise<T>;
+
+const isThenable = (value: unknown): value is Promise<unknown> => typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 
 interface Answer {
   readonly frame: Record<string, unknown>;
@@ -68,22 +71,39 @@ export class Dispatcher {
       this.deps.funnel.send(connection, { kind: 'response', frame: decision.reply, ...request });
       return;
     }
-    await this.handle(connection, decision.value);
+    const handled = this.handle(connection, decision.value);
+    if (handled) await handled;
   }
 
   parseError(connection: GatewayConnection): void {
     this.deps.funnel.send(connection, { kind: 'response', frame: { ...PARSE_ERROR_FRAME, error: { ...PARSE_ERROR_FRAME.error } } });
   }
 
-  async handle(connection: GatewayConnection, value: unknown): Promise<void> {
+  /**
+   * Answers one request. A handler that answers at once is replied to in the same turn, without a promise in between
+   * (most handlers are synchronous); one that returns a promise is replied to when it settles.
+   */
+  private handle(connection: GatewayConnection, value: unknown): Promise<void> | undefined {
     const after: Array<() => void> = [];
-    let answer: Answer | undefined;
+    let answer: Maybe<Answer | undefined>;
     try {
-      answer = await this.answer(connection, value, after);
+      answer = this.answer(connection, value, after);
     } catch (error) {
-      this.deps.log(`dispatch failed: ${(error as Error).stack ?? String(error)}`);
-      return;
+      this.dispatchFailed(error);
+      return undefined;
     }
+    if (!isThenable(answer)) return this.reply(connection, answer, after);
+    return answer.then(
+      (settled) => this.reply(connection, settled, after),
+      (error: unknown) => this.dispatchFailed(error),
+    );
+  }
+
+  private dispatchFailed(error: unknown): void {
+    this.deps.log(`dispatch failed: ${(error as Error).stack ?? String(error)}`);
+  }
+
+  private reply(connection: GatewayConnection, answer: Answer | undefined, after: Array<() => void>): undefined {
     if (answer) this.deps.funnel.send(connection, { kind: 'response', frame: answer.frame, ...(answer.method ? { method: answer.method, params: answer.params } : {}) });
     for (const task of after) {
       try {
@@ -92,9 +112,10 @@ export class Dispatcher {
         this.deps.log(`post-reply task failed: ${(error as Error).stack ?? String(error)}`);
       }
     }
+    return undefined;
   }
 
-  private async answer(connection: GatewayConnection, value: unknown, after: Array<() => void>): Promise<Answer | undefined> {
+  private answer(connection: GatewayConnection, value: unknown, after: Array<() => void>): Maybe<Answer | undefined> {
     // The real gateway's answer to a malformed envelope is not documented (spec §8.4): this one answers
     // -32600 "invalid request", echoing the id when it is a valid JSON-RPC id, else null.
     if (!isPlainObject(value)) return { frame: err(null, ErrorCode.INVALID_REQUEST, 'invalid request') };
@@ -110,12 +131,14 @@ export class Dispatcher {
     const id = hasId ? (rawId as RequestId) : null;
     const method = value['method'];
     if (value['jsonrpc'] !== '2.0' || typeof method !== 'string') return { frame: err(id, ErrorCode.INVALID_REQUEST, 'invalid request') };
-    const frame = await this.call(connection, method, value['params'], id, after);
+    const params = value['params'];
     // A request without an id is a notification: it runs, and nothing is sent back.
-    return hasId ? { frame, method, params: value['params'] } : undefined;
+    const answerOf = (frame: Record<string, unknown>): Answer | undefined => (hasId ? { frame, method, params } : undefined);
+    const frame = this.call(connection, method, params, id, after);
+    return isThenable(frame) ? frame.then(answerOf) : answerOf(frame);
   }
 
-  private async call(connection: GatewayConnection, method: string, rawParams: unknown, id: RequestId, after: Array<() => void>): Promise<Record<string, unknown>> {
+  private call(connection: GatewayConnection, method: string, rawParams: unknown, id: RequestId, after: Array<() => void>): Maybe<Record<string, unknown>> {
     if (method === 'gateway.ping') return ok(id, { ok: true });
     const contract = this.deps.contracts.methods.get(method);
     if (!contract) {
@@ -127,18 +150,32 @@ export class Dispatcher {
     const handler = this.deps.handlers[method];
     const pending: Array<() => void> = [];
     const context: HandlerContext = { method, connection, afterReply: (task) => pending.push(task) };
-    let result: unknown;
+    const finish = (produced: unknown): Record<string, unknown> => {
+      let result: unknown;
+      try {
+        result = handler ? this.deps.shapes.result(contract, produced) : this.deps.schemaAnswers.answer(contract, admitted.params);
+      } catch (error) {
+        return this.handlerFailed(id, method, error);
+      }
+      if (result === undefined) result = null;
+      const violation = this.deps.checker.checkResult(contract, result);
+      if (violation && this.deps.checker.raisesOnResult) return err(id, ErrorCode.INTERNAL_ERROR, 'internal error');
+      after.push(...pending);
+      return ok(id, result);
+    };
+    let produced: unknown;
     try {
-      result = handler ? this.deps.shapes.result(contract, await handler(admitted.params, context)) : this.deps.schemaAnswers.answer(contract, admitted.params);
+      produced = handler ? handler(admitted.params, context) : undefined;
     } catch (error) {
-      if (error instanceof GatewayError) return err(id, error.code, error.message);
-      this.deps.log(`handler ${method} crashed: ${(error as Error).stack ?? String(error)}`);
-      return err(id, ErrorCode.INTERNAL_ERROR, 'internal error');
+      return this.handlerFailed(id, method, error);
     }
-    if (result === undefined) result = null;
-    const violation = this.deps.checker.checkResult(contract, result);
-    if (violation && this.deps.checker.raisesOnResult) return err(id, ErrorCode.INTERNAL_ERROR, 'internal error');
-    after.push(...pending);
-    return ok(id, result);
+    if (!isThenable(produced)) return finish(produced);
+    return Promise.resolve(produced).then(finish, (error: unknown) => this.handlerFailed(id, method, error));
+  }
+
+  private handlerFailed(id: RequestId, method: string, error: unknown): Record<string, unknown> {
+    if (error instanceof GatewayError) return err(id, error.code, error.message);
+    this.deps.log(`handler ${method} crashed: ${(error as Error).stack ?? String(error)}`);
+    return err(id, ErrorCode.INTERNAL_ERROR, 'internal error');
   }
 }

@@ -90,7 +90,7 @@ export class GatewayCore {
     const clock = new Clock();
     this.contracts = contracts;
     this.store = new SessionStore(clock.now);
-    this.replay = new ReplayRings(options.replay);
+    this.replay = new ReplayRings(options.replay, this.funnel.texts);
     this.lifecycle = new LifecycleEvents(log);
     this.checker = new ContractChecker(contracts, validators, options.strict, log);
     this.shapes = new OutboundShapes(contracts);

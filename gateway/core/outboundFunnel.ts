@@ -1,4 +1,5 @@
 import type { GatewayConnection } from './gatewayConnection.js';
+import { SerialisedTexts } from './serialisedTexts.js';
 
 export type OutboundKind = 'ready' | 'response' | 'event' | 'request';
 
@@ -24,6 +25,9 @@ export type FrameInterceptor = (frame: OutboundFrame, connection: GatewayConnect
 export class OutboundFunnel {
   private readonly interceptors: FrameInterceptor[] = [];
 
+  /** `texts`: values already serialised once, written into a frame by their texts. */
+  constructor(readonly texts = new SerialisedTexts()) {}
+
   use(interceptor: FrameInterceptor): () => void {
     this.interceptors.push(interceptor);
     return () => {
@@ -37,6 +41,6 @@ export class OutboundFunnel {
     if (!connection.open) return;
     let frames = [outbound];
     for (const interceptor of this.interceptors) frames = frames.flatMap((frame) => interceptor(frame, connection));
-    for (const frame of frames) connection.link.send(text !== undefined && frame.frame === outbound.frame ? text : JSON.stringify(frame.frame));
+    for (const frame of frames) connection.link.send(text !== undefined && frame.frame === outbound.frame ? text : this.texts.stringifyFrame(frame.frame));
   }
 }

@@ -1,3 +1,5 @@
+import type { SerialisedTexts } from './serialisedTexts.js';
+
 export interface ReplayLimits {
   readonly maxEventsPerSession: number;
   readonly maxBytesPerSession: number;
@@ -16,6 +18,8 @@ interface RetainedEvent {
   readonly seq: number;
   /** The event's params as sent; never changed after `record` (frames are rewritten as copies, never in place). */
   readonly params: Record<string, unknown>;
+  /** `JSON.stringify(params)`, made once when the event was sent. */
+  readonly json: string;
   readonly bytes: number;
 }
 
@@ -60,7 +64,11 @@ export class ReplayRings {
   private totalBytes = 0;
   private totalEvents = 0;
 
-  constructor(readonly limits: ReplayLimits) {}
+  /** `texts` learns the JSON text of every replayed list of events, made of the texts the events were sent as. */
+  constructor(
+    readonly limits: ReplayLimits,
+    private readonly texts?: SerialisedTexts,
+  ) {}
 
   /** Stamps the next seq on `params` and retains a copy; returns the seq and the params' JSON text. */
   record(sessionId: string, params: Record<string, unknown>): { seq: number; json: string } {
@@ -80,7 +88,7 @@ export class ReplayRings {
       this.rings.set(sessionId, ring);
       while (this.rings.size > this.limits.maxSessions) this.dropOldestRing();
     }
-    ring.events.push({ seq, params, bytes });
+    ring.events.push({ seq, params, json, bytes });
     ring.bytes += bytes;
     this.totalBytes += bytes;
     this.totalEvents += 1;
@@ -100,7 +108,14 @@ export class ReplayRings {
     let first = retained.length;
     while (first > 0 && (retained[first - 1] as RetainedEvent).seq > lastSeen) first -= 1;
     const events: Record<string, unknown>[] = [];
-    for (let i = first; i < retained.length; i++) events.push((retained[i] as RetainedEvent).params);
+    const texts: string[] = [];
+    for (let i = first; i < retained.length; i++) {
+      const event = retained[i] as RetainedEvent;
+      events.push(event.params);
+      texts.push(event.json);
+    }
+    // Neither the list nor its events change after this: a result carrying the list is written around its text.
+    this.texts?.remember(events, `[${texts.join(',')}]`);
     const truncated = lastSeen < cursor.evictedThrough || lastSeen > cursor.latestSeq;
     return { events, latest_seq: cursor.latestSeq, truncated, count: events.length };
   }

@@ -66,6 +66,17 @@ export class SessionLifecycle {
   }
 
   /**
+   * The build a `session.create` reply has just been sent for. Without a build delay it runs at once, so that its
+   * `session.info` leaves in the same socket write as the reply (a zero-delay timer would cost a write of its own).
+   */
+  buildAfterReply(session: LiveSession): void {
+    if (this.deps.buildDelayMs > 0) return this.scheduleBuild(session);
+    this.deps.timers.cancel(session.buildTimer);
+    session.agent = 'building';
+    this.finishBuild(session, true);
+  }
+
+  /**
    * Builds synchronously (eager resume, branches). The `session.info` event is left to the caller, who sends it
    * after the reply so that no event precedes the runtime id it belongs to.
    */

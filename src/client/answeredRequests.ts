@@ -1,4 +1,4 @@
-import type { Exchange, RpcId } from '../../core/index.js';
+import { rpcIdKey, rpcIdText, type Exchange, type RpcId } from '../../core/index.js';
 import { clipText } from './clipText.js';
 
 /** Further answers kept per exchange (a target answering a hundred times is reported from the first few). */
@@ -14,8 +14,8 @@ interface Settled {
    */
   exchange: WeakRef<Exchange> | Exchange;
   answered: boolean;
-  /** The id as text, for the loose lookup. */
-  text: string;
+  /** The id as text, for the loose lookup (none for a null id). */
+  text: string | undefined;
 }
 
 /**
@@ -29,30 +29,31 @@ export class AnsweredRequests {
 
   constructor(private readonly max = 256) {}
 
-  /** `key` is `JSON.stringify(exchange.id)`, when the caller has it. */
-  remember(exchange: Exchange, key = JSON.stringify(exchange.id)): void {
+  /** `key` is `rpcIdKey(exchange.id)`, when the caller has it. */
+  remember(exchange: Exchange, key = rpcIdKey(exchange.id)): void {
     // Servers answer unparseable frames with id null, so a null id never identifies one request.
     if (exchange.id === null) return;
     this.forgetKey(exchange.id, key);
-    const text = String(exchange.id);
+    const text = rpcIdText(exchange.id);
     const chars = exchange.requestText.length + (exchange.responseText?.length ?? 0);
     this.byKey.set(key, { exchange: chars > WEAK_ABOVE_CHARS ? new WeakRef(exchange) : exchange, answered: exchange.response !== undefined, text });
-    this.byText.set(text, key);
+    if (text !== undefined) this.byText.set(text, key);
     const [oldest, dropped] = this.byKey.size > this.max ? (this.byKey.entries().next().value ?? []) : [];
     if (oldest !== undefined && dropped) {
       this.byKey.delete(oldest);
-      if (this.byText.get(dropped.text) === oldest) this.byText.delete(dropped.text);
+      if (dropped.text !== undefined && this.byText.get(dropped.text) === oldest) this.byText.delete(dropped.text);
     }
   }
 
-  /** A request id is about to be reused: answers for it belong to the new request. `key` is `JSON.stringify(id)`. */
-  forget(id: RpcId, key = JSON.stringify(id)): void {
+  /** A request id is about to be reused: answers for it belong to the new request. `key` is `rpcIdKey(id)`. */
+  forget(id: RpcId, key = rpcIdKey(id)): void {
     if (this.byKey.size > 0) this.forgetKey(id, key);
   }
 
   private forgetKey(id: RpcId, key: string): void {
     this.byKey.delete(key);
-    if (id !== null && this.byText.get(String(id)) === key) this.byText.delete(String(id));
+    const text = rpcIdText(id);
+    if (text !== undefined && this.byText.get(text) === key) this.byText.delete(text);
   }
 
   /**
@@ -60,8 +61,11 @@ export class AnsweredRequests {
    * request had already been answered, the answer is noted on its exchange as a repeat.
    */
   claim(id: unknown, text: string): boolean {
-    if (id === undefined || id === null) return false;
-    const settled = this.byKey.get(JSON.stringify(id)) ?? this.byKey.get(this.byText.get(String(id)) ?? '');
+    const key = rpcIdKey(id);
+    if (key === undefined || id === null) return false;
+    const idText = rpcIdText(id);
+    const looseKey = idText === undefined ? undefined : this.byText.get(idText);
+    const settled = this.byKey.get(key) ?? (looseKey === undefined ? undefined : this.byKey.get(looseKey));
     if (!settled) return false;
     const exchange = !settled.answered ? undefined : settled.exchange instanceof WeakRef ? settled.exchange.deref() : settled.exchange;
     if (exchange) {

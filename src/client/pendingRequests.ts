@@ -1,4 +1,4 @@
-import type { Exchange, RpcId } from '../../core/index.js';
+import { RpcIdIndex, type Exchange, type RpcId } from '../../core/index.js';
 import type { TimerHandle } from './clock.js';
 import type { FlowSlot } from './flowControl.js';
 
@@ -6,7 +6,7 @@ export interface PendingRequest {
   /** Identifies the request towards the transport (HTTP attributes a POST's body to it). */
   serial: number;
   id: RpcId;
-  /** `JSON.stringify(id)`: the id as a lookup key (same JSON value, same key). */
+  /** `rpcIdKey(id)`: the id as a lookup key (same JSON value, same key). */
   key: string;
   method: string;
   params: unknown;
@@ -18,11 +18,10 @@ export interface PendingRequest {
   resolve: (exchange: Exchange) => void;
 }
 
-/** The open requests of one connection, found by exact id (same JSON value) or loosely (same id as text). */
+/** The open requests of one connection, found by serial or by id under the rule of `core/rpcId.ts`. */
 export class PendingRequests {
   private readonly bySerial = new Map<number, PendingRequest>();
-  /** Open requests per id key, oldest first; a lone request is held as it is (ids are nearly always unique). */
-  private readonly byKey = new Map<string, PendingRequest | PendingRequest[]>();
+  private readonly byId = new RpcIdIndex<PendingRequest>();
 
   get size(): number {
     return this.bySerial.size;
@@ -30,21 +29,12 @@ export class PendingRequests {
 
   add(request: PendingRequest): void {
     this.bySerial.set(request.serial, request);
-    const held = this.byKey.get(request.key);
-    if (held === undefined) this.byKey.set(request.key, request);
-    else if (Array.isArray(held)) held.push(request);
-    else this.byKey.set(request.key, [held, request]);
+    this.byId.add(request);
   }
 
   delete(request: PendingRequest): boolean {
     if (!this.bySerial.delete(request.serial)) return false;
-    const held = this.byKey.get(request.key);
-    if (held === request) this.byKey.delete(request.key);
-    else if (Array.isArray(held)) {
-      const rest = held.filter((other) => other !== request);
-      if (rest.length === 0) this.byKey.delete(request.key);
-      else this.byKey.set(request.key, rest.length === 1 ? (rest[0] as PendingRequest) : rest);
-    }
+    this.byId.delete(request);
     return true;
   }
 
@@ -54,22 +44,17 @@ export class PendingRequests {
 
   /** The oldest open request with exactly this id. */
   exact(id: unknown): PendingRequest | undefined {
-    const held = this.byKey.get(JSON.stringify(id));
-    return Array.isArray(held) ? held[0] : held;
+    return this.byId.exact(id);
   }
 
   /** The oldest open request whose id reads the same as text ("7" and 7). */
   loose(id: unknown): PendingRequest | undefined {
-    const text = String(id);
-    for (const request of this.bySerial.values()) if (String(request.id) === text) return request;
-    return undefined;
+    return this.byId.loose(id);
   }
 
   /** The open request when there is exactly one. */
   sole(): PendingRequest | undefined {
-    if (this.bySerial.size !== 1) return undefined;
-    const [only] = this.bySerial.values();
-    return only;
+    return this.byId.sole();
   }
 
   all(): PendingRequest[] {

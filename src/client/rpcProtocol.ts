@@ -1,4 +1,4 @@
-import { type Exchange, type ExchangeFailure, isJsonObject, type RpcId } from '../../core/index.js';
+import { type Exchange, type ExchangeFailure, isJsonObject, matchRpcIds, rpcIdKey, type RpcId } from '../../core/index.js';
 import { AnsweredRequests } from './answeredRequests.js';
 import { type Clock, systemClock } from './clock.js';
 import { clipText, MAX_KEPT_TEXT } from './clipText.js';
@@ -171,7 +171,7 @@ export class RpcProtocol {
     return new Promise((resolve) => {
       const entry: PendingRequest = {
         id: request.id,
-        key: JSON.stringify(request.id),
+        key: rpcIdKey(request.id),
         method: request.method,
         params: request.params,
         requestText: request.requestText,
@@ -282,7 +282,8 @@ export class RpcProtocol {
       return;
     }
     const id = parsed['id'];
-    const correlation = JSON.stringify(id) === JSON.stringify(entry.id) ? 'exact' : String(id) === String(entry.id) ? 'loose' : 'sole-pending';
+    const match = matchRpcIds(entry.id, id);
+    const correlation = match === 'none' ? 'sole-pending' : match;
     this.settle(entry, { response: parsed, responseText: text, correlation });
   }
 
@@ -322,7 +323,7 @@ export class RpcProtocol {
       this.settleAnswer(exact, frame, text, 'exact');
       return;
     }
-    const loose = id === undefined || id === null ? undefined : this.pending.loose(id);
+    const loose = this.pending.loose(id);
     if (loose) {
       this.settleAnswer(loose, frame, text, 'loose');
       return;

@@ -116,6 +116,59 @@ function forwardHttp(upstream: string, request: IncomingMessage, response: Serve
   request.pipe(outgoing);
 }
 
+/**
+ * Sends on `ws` with the socket's writes held until the end of the current tick: the frames one upstream write
+ * brought (an answer and the events after it) leave in one write too, instead of one system call per frame.
+ */
+function coalescedSender(ws: WebSocket): (data: Buffer, binary: boolean) => void {
+  const socket = (ws as unknown as { _socket?: Duplex })._socket;
+  let held = false;
+  const release = (): void => {
+    held = false;
+    socket?.uncork();
+  };
+  return (data, binary) => {
+    if (ws.readyState !== WebSocket.OPEN) return;
+    if (!held && socket) {
+      held = true;
+      socket.cork();
+      process.nextTick(release);
+    }
+    ws.send(data, { binary });
+  };
+}
+
+/**
+ * Tells the tap what happened once the frames of this turn are on their way: calls are queued in order and run
+ * after pending I/O (setImmediate), so judging never delays a write. A throwing tap changes nothing.
+ */
+function deferredTap(): { later(call: () => void): void; drain(): void } {
+  const queue: Array<() => void> = [];
+  let scheduled = false;
+  const drain = (): void => {
+    scheduled = false;
+    // Calls queued while draining run in this pass, in order.
+    for (let i = 0; i < queue.length; i++) {
+      try {
+        (queue[i] as () => void)();
+      } catch {
+        // The observer's failure never reaches the traffic.
+      }
+    }
+    queue.length = 0;
+  };
+  return {
+    later(call) {
+      queue.push(call);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(drain);
+      }
+    },
+    drain,
+  };
+}
+
 const toBuffer = (data: RawData): Buffer => (Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data));
 
 /**
@@ -130,13 +183,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const wss = new WebSocketServer({ noServer: true, maxPayload, perMessageDeflate: false, handleProtocols: (_offered, request) => selected.get(request) || false });
   const pairs = new Set<{ client: WebSocket; upstream: WebSocket }>();
   const pending = new Set<WebSocket>();
-  const safely = (call: () => void): void => {
-    try {
-      call();
-    } catch {
-      // The observer's failure never reaches the traffic.
-    }
-  };
+  const tap = deferredTap();
+  const safely = tap.later;
   let counter = 0;
 
   const server = createServer((request, response) => forwardHttp(options.upstream, request, response));
@@ -157,6 +205,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     });
     pending.add(upstream);
     let client: WebSocket | undefined;
+    let toClient: ((data: Buffer, binary: boolean) => void) | undefined;
+    let toUpstream: ((data: Buffer, binary: boolean) => void) | undefined;
     let ended = false;
     const early: Array<[Buffer, boolean]> = [];
     const end = (by: FrameSide, code: number, reason: Buffer): void => {
@@ -190,7 +240,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
         early.push([bytes, isBinary]);
         return;
       }
-      if (client.readyState === WebSocket.OPEN) client.send(bytes, { binary: isBinary });
+      toClient?.(bytes, isBinary);
       safely(() => options.tap.frame(conn, 'server', bytes, isBinary));
     });
     upstream.on('open', () => {
@@ -199,6 +249,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       selected.set(request, upstream.protocol);
       wss.handleUpgrade(request, socket, head, (accepted) => {
         client = accepted;
+        toClient = coalescedSender(accepted);
+        toUpstream = coalescedSender(upstream);
         const pair = { client: accepted, upstream };
         pairs.add(pair);
         safely(() => options.tap.opened(conn, { requestUrl: request.url ?? '/', protocol: upstream.protocol, secrets: secretsOf(request) }));
@@ -208,7 +260,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
         }
         accepted.on('message', (data, isBinary) => {
           const bytes = toBuffer(data);
-          if (upstream.readyState === WebSocket.OPEN) upstream.send(bytes, { binary: isBinary });
+          toUpstream?.(bytes, isBinary);
           safely(() => options.tap.frame(conn, 'client', bytes, isBinary));
         });
         accepted.on('error', () => undefined);
@@ -254,6 +306,8 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       }
       wss.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Whatever the tap has not heard of yet, it hears of before the relay is reported closed.
+      tap.drain();
     },
   };
 }

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import * as fc from 'fast-check';
-import { outcomeOf, type RpcId } from '../../core/index.js';
+import { outcomeOf, rpcIdKey, rpcIdText, type RpcId } from '../../core/index.js';
 import { type PendingRequest, PendingRequests } from '../../src/client/pendingRequests.js';
 import { MAX_STRAY_FRAMES } from '../../src/client/rpcClientOptions.js';
 import { protocolRig, settle } from './helpers/protocolFakes.js';
@@ -212,7 +212,7 @@ test('open requests sharing an id are found oldest first, whatever order they ar
       let serial = 0;
       for (const s of steps) {
         if ('add' in s) {
-          const request = { serial: ++serial, id: s.add, key: JSON.stringify(s.add), method: 'm', params: undefined, requestText: '', started: 0, timer: undefined, slot: undefined, resolve: () => undefined };
+          const request = { serial: ++serial, id: s.add, key: rpcIdKey(s.add), method: 'm', params: undefined, requestText: '', started: 0, timer: undefined, slot: undefined, resolve: () => undefined };
           pending.add(request);
           open.push(request);
         } else if (open.length > 0) {
@@ -221,7 +221,10 @@ test('open requests sharing an id are found oldest first, whatever order they ar
           expect(pending.delete(gone as PendingRequest)).toBe(false);
         }
         expect(pending.size).toBe(open.length);
-        for (const id of ids) expect(pending.exact(id)).toBe(open.find((r) => JSON.stringify(r.id) === JSON.stringify(id)));
+        for (const id of ids) {
+          expect(pending.exact(id)).toBe(open.find((r) => rpcIdKey(r.id) === rpcIdKey(id)));
+          expect(pending.loose(id)).toBe(id === null ? undefined : open.find((r) => rpcIdText(r.id) === String(id)));
+        }
       }
     }),
     { numRuns: 40 },

@@ -108,7 +108,7 @@ export function sessionCreateHandlers({ store, live, sessions, hooks, views, clo
         id,
       );
       sessions.openedForGoneConnection(session, context.connection);
-      context.afterReply(() => sessions.scheduleBuild(session));
+      context.afterReply(() => sessions.buildAfterReply(session));
       const history = views.history(session);
       return {
         session_id: session.id,
