@@ -9,7 +9,12 @@ validates params with the method's Pydantic model (\`extra="forbid"\`). It expec
 <method>: <dotted path>: Extra inputs are not permitted — the client and the Hermes backend are out of sync (different
 versions); run \`hermes update\` and restart both\` (v0.21.3 servers omit the suffix). A Hermes domain error is
 4001–4999; \`-32603\`, \`-32000..-32099\` and 5xxx are server errors. Identifier fields are bound by
-\`profiles/hermes/contracts/bindings.json\`.`,
+\`profiles/hermes/contracts/bindings.json\`.
+
+Under this profile the generic checks read its codes (\`profiles/hermes/codes.json\`): \`envelope.unknown-method\`
+expects -32601 with \`unknown method: <method>\` (and the out-of-sync suffix on current servers), \`envelope.batch\`
+expects one error answer, not an array (the profile handles no batches; the reference gateway answers -32600), and \`event.envelope\` expects notifications with method
+"event", a string type, a string session_id and an integer seq on session events.`,
 };
 
 /** The sections of docs/checks.md: the checks of every target, then those each registered profile adds. */
