@@ -48,8 +48,16 @@ function verdictOf(plan: RunPlan, target: Target, mode: StatefulMode, result: St
     target: target.kind === 'external' ? redactor.redactUrl(target.url) : target.label,
     embedded: target.kind === 'embedded',
     ...(target.kind === 'embedded'
-      ? { gateway: { contracts: [...plan.contracts, ...plan.extensions].map((contract) => contract.origin), faults: [...plan.config.faults], legacyMessages: plan.config.legacyMessages } }
+      ? {
+          gateway: {
+            contracts: [...plan.contracts, ...plan.extensions].map((contract) => contract.origin),
+            faults: [...plan.config.faults],
+            legacyMessages: plan.config.legacyMessages,
+            ...(plan.config.embeddedAuth === 'gated' ? { gated: true } : {}),
+          },
+        }
       : {}),
+    ...(plan.config.auth ? { auth: plan.config.auth } : {}),
     contracts: [...plan.contracts, ...plan.extensions].map((contract) => contract.origin),
     check,
     model: 'hermes-session',
