@@ -4,7 +4,7 @@ import * as m from './hermesModel.js';
 import type { HermesState } from './hermesModel.js';
 import { Expect, observed, resultOf } from './hermesObserve.js';
 import { broke } from './hermesRules.js';
-import { attached, boundClient, completions, isError, live, pick, rowOfSession, sessionOf, shown, text, word } from './commandKit.js';
+import { attached, boundClient, completions, historyCount, isError, live, pick, rowOfSession, sessionOf, shown, text, word } from './commandKit.js';
 import type { HermesPort } from './hermesPort.js';
 
 type Command = StatefulCommand<HermesState, HermesPort>;
@@ -26,7 +26,10 @@ export const undo: Command = {
     const expected = row.turns > 0 ? 2 : 0;
     const expect = new Expect();
     expect.that(removed === expected, () => broke('undo.last-turn', `session.undo of idle s${session} (${row.turns} turn(s)) answered ${shown(exchange)}, not removed: ${expected}`));
-    return observed(port, exchange, { removed }, expect.violations);
+    const left = await historyCount(port, 'a', port.ids.session(session));
+    const kept = m.messagesOf(row) - expected;
+    expect.that(left === kept, () => broke('undo.last-turn', `session.history of s${session} right after its undo counts ${JSON.stringify(left)} messages, not ${kept}`));
+    return observed(port, exchange, { removed, left }, expect.violations);
   },
   update: (state, args) => m.undone(state, sessionOf(state, live, args) as number),
 };
@@ -88,7 +91,30 @@ export const redirectIdle: Command = {
     const status = resultOf(exchange)?.['status'] ?? null;
     const expect = new Expect();
     expect.that(status === 'rejected' || isError(exchange, REDIRECT_UNSUPPORTED), () => broke('redirect.idle', `session.redirect of idle s${session} answered ${shown(exchange)}, not status rejected (or ${REDIRECT_UNSUPPORTED})`));
-    return observed(port, exchange, { rejected: status === 'rejected' || isError(exchange, REDIRECT_UNSUPPORTED) }, expect.violations);
+    // A turn the redirect started by mistake may still run here; the reads of later steps see it when it completes.
+    const count = await historyCount(port, 'a', port.ids.session(session));
+    const row = rowOfSession(state, session);
+    expect.that(count === m.messagesOf(row), () => broke('redirect.idle', `session.history of s${session} right after a rejected redirect counts ${JSON.stringify(count)} messages, not ${m.messagesOf(row)}`));
+    return observed(port, exchange, { rejected: status === 'rejected' || isError(exchange, REDIRECT_UNSUPPORTED), count }, expect.violations);
   },
   update: () => undefined,
+};
+
+/** session.reset (the session-hooks extension) of an idle live session: the transcript is emptied, the session stays live. */
+export const reset: Command = {
+  name: 'reset',
+  args: fc.record({ s: pick }),
+  calls: ['session.reset'],
+  check: (state, args) => sessionOf(state, live, args) !== undefined,
+  async run(state, port, args) {
+    const session = sessionOf(state, live, args) as number;
+    const exchange = await port.call('a', 'session.reset', { session_id: port.ids.session(session) });
+    const done = resultOf(exchange)?.['reset'] ?? null;
+    const expect = new Expect();
+    expect.that(done === true, () => broke('reset.empties', `session.reset of idle s${session} answered ${shown(exchange)}, not reset: true`));
+    const left = await historyCount(port, 'a', port.ids.session(session));
+    expect.that(left === 0, () => broke('reset.empties', `session.history of s${session} right after its reset counts ${JSON.stringify(left)} messages, not 0`));
+    return observed(port, exchange, { reset: done, left }, expect.violations);
+  },
+  update: (state, args) => m.emptied(state, sessionOf(state, live, args) as number),
 };

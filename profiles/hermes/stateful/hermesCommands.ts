@@ -2,7 +2,7 @@ import type { Observation, StatefulCommand } from '../../../src/stateful/engine/
 import type { HermesState } from './hermesModel.js';
 import type { HermesPort } from './hermesPort.js';
 import { branch, branchStored, branchWhole } from './branchCommands.js';
-import { interruptBusy, interruptIdle, redirectIdle, undo } from './controlCommands.js';
+import { interruptBusy, interruptIdle, redirectIdle, reset, undo } from './controlCommands.js';
 import { activate, close, closeAgain, create, detachB, reconnect, remove, resume } from './lifecycleCommands.js';
 import { activeList, list, mostRecent } from './listingCommands.js';
 import { contextBreakdown, history, resize, status, titleRead, titleSet, usage } from './readoutCommands.js';
@@ -36,6 +36,7 @@ export const HERMES_COMMANDS: readonly Command[] = [
   contextBreakdown,
   resize,
   undo,
+  reset,
   interruptIdle,
   interruptBusy,
   redirectIdle,

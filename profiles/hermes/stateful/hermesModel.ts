@@ -89,6 +89,14 @@ export function prompted(state: HermesState, session: number): void {
   if (row) row.persisted = true;
 }
 
+/** session.reset: the transcript is emptied, in the store too. */
+export function emptied(state: HermesState, session: number): void {
+  const row = state.rows[state.sessions[session]?.row ?? -1];
+  if (!row) return;
+  row.turns = 0;
+  row.storedExact = true;
+}
+
 /** session.undo on an idle session: its last turn leaves the live transcript. */
 export function undone(state: HermesState, session: number): void {
   const row = state.rows[state.sessions[session]?.row ?? -1];

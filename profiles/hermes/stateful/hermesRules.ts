@@ -19,6 +19,7 @@ export const HERMES_RULES = [
   { id: 'title.kept', rule: 'session.title set answers the title, and a read answers the last title set (also after close and resume).' },
   { id: 'branch.copy', rule: "session.branch and session.branch_whole copy the parent's whole transcript (branch echoes it, branch_whole counts it), name the parent's stored id and open a live child; session.branch_stored does the same from a stored row; a parent without a turn answers 4008, a missing stored row 4007." },
   { id: 'undo.last-turn', rule: 'session.undo of an idle session removes its last turn (removed: 2; 0 when it has none): history, usage and later reads count one turn less.' },
+  { id: 'reset.empties', rule: 'session.reset (session-hooks extension) of an idle session answers reset: true and empties its transcript: history, list and a resume count no turn.' },
   { id: 'interrupt.stops', rule: 'session.interrupt of a running turn ends it (status interrupted, message.complete with status interrupted) without adding a turn; of an idle session it claims no stopped turn and changes nothing.' },
   { id: 'redirect.idle', rule: 'session.redirect of an idle session is rejected (or 4010 where the agent cannot redirect) and starts no turn.' },
   { id: 'readout.live', rule: 'session.status, session.context_breakdown and terminal.resize answer for a live session (resize echoes the columns asked for).' },
