@@ -16,7 +16,7 @@ const REDIRECT_UNSUPPORTED = 4010;
 export const undo: Command = {
   name: 'undo',
   args: fc.record({ s: pick }),
-  calls: ['session.undo'],
+  calls: ['session.undo', 'session.history'],
   check: (state, args) => sessionOf(state, live, args) !== undefined,
   async run(state, port, args) {
     const session = sessionOf(state, live, args) as number;
@@ -83,7 +83,7 @@ export const interruptBusy: Command = {
 export const redirectIdle: Command = {
   name: 'redirectIdle',
   args: fc.record({ s: pick, text: word }),
-  calls: ['session.redirect'],
+  calls: ['session.redirect', 'session.history'],
   check: (state, args) => sessionOf(state, live, args) !== undefined,
   async run(state, port, args) {
     const session = sessionOf(state, live, args) as number;
@@ -104,7 +104,7 @@ export const redirectIdle: Command = {
 export const reset: Command = {
   name: 'reset',
   args: fc.record({ s: pick }),
-  calls: ['session.reset'],
+  calls: ['session.reset', 'session.history'],
   check: (state, args) => sessionOf(state, live, args) !== undefined,
   async run(state, port, args) {
     const session = sessionOf(state, live, args) as number;
