@@ -75,22 +75,9 @@ function activeListDropsEmpty(): FrameInterceptor {
   });
 }
 
-/** session.most_recent answers session_id null while a single row is listable (the newest row is taken from the second place). */
-function mostRecentOffByOne(seams: FaultSeams): () => void {
-  const rows = new Set<string>();
-  const watch: FrameInterceptor = (outbound) => {
-    const result = outbound.frame['result'];
-    if (outbound.kind !== 'response' || !isPlainObject(result)) return [outbound];
-    if (typeof result['stored_session_id'] === 'string') rows.add(result['stored_session_id']);
-    if (outbound.method === 'session.delete' && typeof result['deleted'] === 'string') rows.delete(result['deleted']);
-    return [outbound];
-  };
-  const lone = onResults('session.most_recent', (result) => {
-    const named = result['session_id'];
-    // Only the rows this gateway handed out in the run count: the answer is nulled when the named row is the only one persisted so far.
-    return typeof named === 'string' && rows.has(named) && [...rows].filter((key) => key !== named).length === 0 ? { session_id: null } : result;
-  });
-  return offAll([seams.funnel.use(watch), seams.funnel.use(lone)]);
+/** session.most_recent answers session_id null when the newest row has no title (an untitled row is taken for no row). */
+function mostRecentSkipsUntitled(): FrameInterceptor {
+  return onResults('session.most_recent', (result) => (typeof result['session_id'] === 'string' && !result['title'] ? { session_id: null } : result));
 }
 
 const READOUTS = ['session.status', 'session.context_breakdown', 'terminal.resize'] as const;
@@ -139,7 +126,7 @@ export const CONTROL_SEQUENCE_FAULTS: readonly GatewayFault[] = [
   { name: 'sequence.interrupt-ignored', breaks: 'session.interrupt answers interrupted: true without reaching the agent: an idle session claims a stopped turn, a running turn completes', check: CHECK, install: interruptIgnored },
   { name: 'sequence.redirect-idle-runs', breaks: 'session.redirect of an idle session is answered rejected, but its text runs as a new turn', check: CHECK, install: redirectIdleRuns },
   { name: 'sequence.active-list-drops-empty', breaks: 'session.active_list leaves out the live sessions whose transcript is still empty', check: CHECK, install: (seams) => seams.funnel.use(activeListDropsEmpty()) },
-  { name: 'sequence.most-recent-off-by-one', breaks: 'session.most_recent answers session_id null while the row it would name is the only stored row the gateway created', check: CHECK, install: mostRecentOffByOne },
+  { name: 'sequence.most-recent-skips-untitled', breaks: 'session.most_recent answers session_id null when the newest row has no title, as if no row were listable', check: CHECK, install: (seams) => seams.funnel.use(mostRecentSkipsUntitled()) },
   { name: 'sequence.closed-session-readable', breaks: 'session.status, session.context_breakdown and terminal.resize of a closed runtime id answer for the newest live session instead of 4001', check: CHECK, install: closedSessionReadable },
   { name: 'sequence.branch-count-short', breaks: 'session.branch_whole and session.branch_stored report a message_count two short for a parent with two or more turns', check: CHECK, install: (seams) => seams.funnel.use(branchCountShort()) },
   { name: 'sequence.reset-ignored', breaks: 'session.reset answers reset: true without reaching the session: no session_reset hook, and the transcript keeps its turns', check: CHECK, install: resetIgnored },

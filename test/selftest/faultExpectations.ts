@@ -157,6 +157,14 @@ export const FAULT_CASES: readonly FaultCase[] = [
   // The model does not track usage totals; only the lockstep run against the reference sees them go wrong.
   { fault: 'sequence.usage-total-is-delta', failing: on(STATEFUL, 'stateful.differential'), alsoRun: ['session.usage'], replay: true },
   { fault: 'sequence.concurrent-prompt-lost', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['prompt.submit', 'replay'], shared: STATEFUL_SHARED, replay: true },
+  { fault: 'sequence.undo-forgotten', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.undo', 'session.history'], shared: STATEFUL_SHARED, replay: true },
+  { fault: 'sequence.interrupt-ignored', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.interrupt'], shared: STATEFUL_SHARED, replay: true },
+  { fault: 'sequence.redirect-idle-runs', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.redirect'], shared: STATEFUL_SHARED, replay: true },
+  { fault: 'sequence.reset-ignored', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.reset'], shared: STATEFUL_SHARED, replay: true },
+  { fault: 'sequence.active-list-drops-empty', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.active_list'], shared: STATEFUL_SHARED, replay: true },
+  { fault: 'sequence.most-recent-skips-untitled', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.most_recent'], shared: STATEFUL_SHARED, replay: true },
+  { fault: 'sequence.closed-session-readable', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.status', 'session.context_breakdown', 'terminal.resize'], shared: STATEFUL_SHARED, replay: true },
+  { fault: 'sequence.branch-count-short', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.branch_whole', 'session.branch_stored'], shared: STATEFUL_SHARED, replay: true },
   // The auth boundary: the embedded gateway runs gated (a basic login and tickets made up for the run); all ten
   // (auth) checks run, one fails; the browser lane runs beside them, as a client of the same tickets and origin rules.
   ...AUTH_CASES.map(([fault, check]): FaultCase => ({ fault, failing: on(AUTH, check), alsoRun: ['topology'], args: GATED })),

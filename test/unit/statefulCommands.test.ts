@@ -24,7 +24,7 @@ const CASES: Array<{ fault: string; steps: Steps; step: number; rule: string }> 
   { fault: 'sequence.interrupt-ignored', steps: [['create', {}], ['interruptIdle', { s: 0 }]], step: 2, rule: 'interrupt.stops' },
   { fault: 'sequence.interrupt-ignored', steps: [['create', {}], ['interruptBusy', { s: 0, text: 'a' }]], step: 2, rule: 'interrupt.stops' },
   { fault: 'sequence.active-list-drops-empty', steps: [['create', {}], ['activeList', {}]], step: 2, rule: 'active.live' },
-  { fault: 'sequence.most-recent-off-by-one', steps: [['create', {}], ['submit', { s: 0, text: 'a' }], ['mostRecent', {}]], step: 3, rule: 'recent.listable' },
+  { fault: 'sequence.most-recent-skips-untitled', steps: [['create', {}], ['submit', { s: 0, text: 'a' }], ['mostRecent', {}]], step: 3, rule: 'recent.listable' },
   { fault: 'sequence.closed-session-readable', steps: [['create', {}], ['create', {}], ['close', { s: 0 }], ['status', { s: 0 }]], step: 4, rule: 'closed.gone' },
   { fault: 'sequence.closed-session-readable', steps: [['create', {}], ['create', {}], ['close', { s: 0 }], ['contextBreakdown', { s: 0 }]], step: 4, rule: 'closed.gone' },
   { fault: 'sequence.closed-session-readable', steps: [['create', {}], ['create', {}], ['close', { s: 0 }], ['resize', { s: 0, cols: 100 }]], step: 4, rule: 'closed.gone' },
