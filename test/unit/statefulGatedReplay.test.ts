@@ -30,7 +30,7 @@ test('a shrunk sequence found against a gated faulty gateway replays against it 
   const reportDir = join(RESULTS, 'external');
   rmSync(reportDir, { recursive: true, force: true });
   try {
-    const run = await runCli(['run', '--target', gateway.url, ...LOGIN, '--contract', CONTRACT, ...statefulOnly(7), '--report-dir', reportDir], ENV, 200_000);
+    const run = await runCli(['run', '--target', gateway.url, ...LOGIN, '--contract', CONTRACT, ...statefulOnly(3), '--report-dir', reportDir], ENV, 200_000);
     expect(run.code, `${run.stdout.slice(-3_000)}\n${run.stderr.slice(-2_000)}`).toBe(1);
     const path = join(reportDir, 'replays', 'stateful--stateful.model.json');
     expect(existsSync(path), run.stdout.slice(-3_000)).toBe(true);

@@ -84,7 +84,10 @@ export function statefulCell(mode: StatefulMode): CellBody {
     if (skip) return skip;
     const options = { seed: plan.config.seed, runs: plan.config.statefulRuns, maxSteps: plan.config.statefulSteps, referenceDirectives: directivesAllowed(plan, target) };
     const connectTarget: ConnectClient = (client) => connect({ readyTimeoutMs: 2_000, ...client });
-    const methods = new Set([...plan.contracts, ...plan.extensions].flatMap((contract) => contract.methods.map((method) => method.name)));
+    // Extension methods (session.reset of session-hooks) only where the reference serves them: an external target
+    // is run with the profile's default extensions whether or not it implements them.
+    const served = target.kind === 'embedded' ? [...plan.contracts, ...plan.extensions] : plan.contracts;
+    const methods = new Set(served.flatMap((contract) => contract.methods.map((method) => method.name)));
     const setup = { target: connectTarget, serverRequests: serverRequestsOf(plan), methods, requestTimeoutMs: plan.config.requestTimeoutMs };
     if (mode === 'model') return verdictOf(plan, target, mode, await runHermesStateful(setup, mode, options));
     const reference = await startGateway(embeddedGatewayOptions(plan, { faults: [] }));

@@ -45,7 +45,8 @@ driven in lockstep (\`stateful.differential\`). A failing sequence is shrunk and
 \`contract-gate replay\` runs it again, against a gated target with a fresh ticket per connection.
 
 Every method of the profile's documents (\`profiles/hermes/contracts/*.openrpc.json\`) is either called by a command
-of the model or left out below with its reason. A command whose methods the run's contract lacks is not drawn.
+of the model or left out below with its reason. A command whose methods the run's contract lacks is not drawn;
+methods of an extension document (\`session.reset\` of session-hooks) are drawn on the embedded gateway only.
 
 | document | methods | called by the model | left out |
 |---|---|---|---|
