@@ -73,8 +73,11 @@ async function framesReplayCommand(path: string, data: unknown, options: ReplayO
   return EXIT.FAILED;
 }
 
+/** What a replay file (a single-exchange or a stateful one) recorded about the gateway it ran against and its auth. */
+type RecordedRun = Pick<ReplayFile, 'contracts' | 'gateway' | 'auth'>;
+
 /** A recorded embedded gated run replays against a new gated gateway, with a login made up for it. */
-async function embeddedGateway(file: ReplayFile, profile: Profile, token: string | undefined, options: ReplayOptions): Promise<{ gateway: RunningGateway; auth: ConnectionAuth | undefined }> {
+async function embeddedGateway(file: RecordedRun, profile: Profile, token: string | undefined, options: ReplayOptions): Promise<{ gateway: RunningGateway; auth: ConnectionAuth | undefined }> {
   const gated = file.gateway?.gated === true;
   const password = randomBytes(18).toString('base64url');
   const gateway = await startGateway({
@@ -93,7 +96,7 @@ async function embeddedGateway(file: ReplayFile, profile: Profile, token: string
 }
 
 /** Explicit options first, then what the run recorded, then discovery (the legacy token fails fast on a gated target). */
-async function externalAuth(url: string, file: ReplayFile, profile: Profile, options: ReplayOptions): Promise<AuthSettings> {
+async function externalAuth(url: string, file: RecordedRun, profile: Profile, options: ReplayOptions): Promise<AuthSettings> {
   const explicit = options.auth !== undefined || options.login !== undefined || options.cookieEnv !== undefined || options.ticketCommand !== undefined || options.credentialEnv !== undefined;
   if (!explicit && file.auth && file.auth.mode !== 'token') return file.auth;
   return resolveExternalAuth(url, profile, options, () => undefined);
@@ -152,22 +155,32 @@ export async function replayCommand(path: string, options: ReplayOptions): Promi
 
 /**
  * A stateful replay: the whole recorded call sequence again, on the recorded target (an embedded run starts the
- * reference gateway again with its contracts and faults) and, for a differential file, beside a fresh reference.
+ * reference gateway again with its contracts and faults, gated when it ran gated) and, for a differential file,
+ * beside a fresh reference. Against a gated target every connection of the sequence presents a fresh ticket.
  */
 async function statefulReplayCommand(path: string, options: ReplayOptions): Promise<number> {
   const file = readStatefulReplayFile(resolve(path));
+  const profile = PROFILES.find((candidate) => candidate.statefulReplay?.models.includes(file.model));
+  if (!profile?.statefulReplay) throw new HarnessError('REPLAY_FILE_INVALID', `stateful replay of model ${file.model} is not supported by the command line; run it through the library (contract-gate/stateful)`);
   const token = tokenFromEnv(options.tokenEnv);
   const started: RunningGateway[] = [];
   try {
     let url = options.target;
+    let auth: ConnectionAuth | undefined;
     if (!url) {
       if (!file.embedded) {
         url = recordedTarget(file.target);
       } else {
-        const gateway = await startGateway({ contractPaths: file.gateway?.contracts ?? file.contracts, legacyMessages: file.gateway?.legacyMessages ?? false, ...(token ? { token } : {}), faults: file.gateway?.faults ?? [] });
-        started.push(gateway);
-        url = gateway.url;
+        const embedded = await embeddedGateway(file, profile, token, options);
+        started.push(embedded.gateway);
+        ({ auth } = embedded);
+        url = embedded.gateway.url;
       }
+    }
+    if (!auth) {
+      const settings = await externalAuth(url, file, profile, options);
+      if (settings.mode !== 'token') process.stdout.write(`contract-gate replay: auth: ${describeAuth(settings)}\n`);
+      auth = connectionAuthFrom(settings, token, profile);
     }
     let reference: string | undefined;
     if (file.mode === 'differential') {
@@ -177,12 +190,10 @@ async function statefulReplayCommand(path: string, options: ReplayOptions): Prom
     }
     const redactor = new Redactor([token, tokenInUrl(url)]);
     process.stdout.write(`contract-gate replay: ${file.check}, ${file.steps.length} call(s) (seed ${file.seed}) against ${file.embedded && !options.target ? 'a new embedded reference gateway' : redactor.redactUrl(url)}${reference ? ' and a fresh reference gateway' : ''}\n`);
-    const profile = PROFILES.find((candidate) => candidate.statefulReplay?.models.includes(file.model));
-    if (!profile?.statefulReplay) throw new HarnessError('REPLAY_FILE_INVALID', `stateful replay of model ${file.model} is not supported by the command line; run it through the library (contract-gate/stateful)`);
     const { dialect, readyTimeoutMs } = profile.wire;
-    const connect = (to: string, tokenOf: string | undefined) => (client: { name: string }) =>
-      RpcClient.connect({ url: to, dialect, readyTimeoutMs, requestTimeoutMs: options.timeout, ...(tokenOf ? { token: tokenOf } : {}), ...client });
-    const outcome = await profile.statefulReplay.replay(file, { target: connect(url, token), ...(reference ? { reference: connect(reference, undefined) } : {}) }, options.timeout);
+    const connect = (to: string, connectionAuth: ConnectionAuth | undefined) => (client: { name: string }) =>
+      RpcClient.connect({ url: to, dialect, readyTimeoutMs, requestTimeoutMs: options.timeout, ...(connectionAuth ? { auth: connectionAuth } : {}), ...client });
+    const outcome = await profile.statefulReplay.replay(file, { target: connect(url, auth), ...(reference ? { reference: connect(reference, undefined) } : {}) }, options.timeout);
     for (const line of outcome.calls) process.stdout.write(`${line}\n`);
     if (outcome.failure) {
       process.stdout.write(`REPRODUCED at step ${outcome.failure.index}: ${redactor.redact(outcome.failure.message)}\n`);

@@ -1,4 +1,5 @@
 import { AUTH_FAULTS } from './authFaults.js';
+import { CONTROL_SEQUENCE_FAULTS } from './controlSequenceFaults.js';
 import { ENVELOPE_FAULTS } from './envelopeFaults.js';
 import { EVENT_FAULTS } from './eventFaults.js';
 import type { FaultSeams, GatewayFault } from './faultTypes.js';
@@ -21,6 +22,7 @@ export const GATEWAY_FAULTS: readonly GatewayFault[] = [
   ...HOOKS_FAULTS,
   ...SERVER_REQUEST_FAULTS,
   ...SEQUENCE_FAULTS,
+  ...CONTROL_SEQUENCE_FAULTS,
   ...AUTH_FAULTS,
 ];
 

@@ -13,16 +13,16 @@ import type { FaultSeams, GatewayFault } from './faultTypes.js';
 const CHECK = 'stateful.model';
 
 /** Whether the gateway's own admission accepts `params` for `method`: these faults act on valid requests only. */
-function admitted(seams: FaultSeams, name: string): (params: unknown) => boolean {
+export function admitted(seams: FaultSeams, name: string): (params: unknown) => boolean {
   const admission = new ParamsAdmission(seams.contracts, seams.validators, seams.legacyMessages);
   const method = seams.contracts.methods.get(name);
   return (params) => method !== undefined && admission.admit(method, params).ok;
 }
 
-const sessionIdOf = (params: unknown): string | undefined => (isPlainObject(params) && typeof params['session_id'] === 'string' ? params['session_id'] : undefined);
+export const sessionIdOf = (params: unknown): string | undefined => (isPlainObject(params) && typeof params['session_id'] === 'string' ? params['session_id'] : undefined);
 
 /** Runtime ids handed out by create, resume and branch replies, and forgotten when a close answers closed: true. */
-function liveIds(): { readonly ids: string[]; readonly watch: FrameInterceptor } {
+export function liveIds(): { readonly ids: string[]; readonly watch: FrameInterceptor } {
   const ids: string[] = [];
   const watch: FrameInterceptor = (outbound) => {
     const result = outbound.frame['result'];
@@ -40,7 +40,7 @@ function liveIds(): { readonly ids: string[]; readonly watch: FrameInterceptor }
 }
 
 /** Per runtime id: whether a turn is streaming (message.start seen, no message.complete yet) and how many completed. */
-function turnWatch(): { readonly busy: Set<string>; readonly completed: Map<string, number>; readonly watch: FrameInterceptor } {
+export function turnWatch(): { readonly busy: Set<string>; readonly completed: Map<string, number>; readonly watch: FrameInterceptor } {
   const busy = new Set<string>();
   const completed = new Map<string, number>();
   const watch: FrameInterceptor = (outbound) => {

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { HarnessError } from '../../core/index.js';
+import type { AuthSettings } from '../client/authSettings.js';
 import type { StatefulMode, StatefulResult, Step } from '../stateful/engine/statefulTypes.js';
 
 export const STATEFUL_REPLAY_KIND = 'contract-gate.stateful-replay';
@@ -13,7 +14,10 @@ export interface StatefulReplayFile {
   /** Target as recorded (token redacted); `embedded` replays start the reference gateway with `gateway`. */
   target: string;
   embedded: boolean;
-  gateway?: { contracts: string[]; faults: string[]; legacyMessages: boolean };
+  /** `gated`: the embedded gateway ran in gated mode; a replay starts it gated with a login made up for it. */
+  gateway?: { contracts: string[]; faults: string[]; legacyMessages: boolean; gated?: boolean };
+  /** How the run authenticated (variable names only, never a secret); a replay mints a fresh ticket per connection. */
+  auth?: AuthSettings;
   contracts: string[];
   check: string;
   mode: StatefulMode;

@@ -47,6 +47,11 @@ const DROP_SHARED =
   'the three drop checks share one rule (events.since returns exactly the missed events, in order, once each), exercised after a clean close, an abnormal drop and a drop mid-stream; the overflow, watermark-ahead and stats checks judge only what is theirs';
 const STATEFUL = '(stateful)';
 const STATEFUL_CHECKS: CheckId[] = ['stateful.model', 'stateful.differential'];
+/**
+ * Sequences for the sequence faults: the model draws some thirty commands, and a fault shows only after the few
+ * that reach it (a turn, then a resume, then a read): 25 sequences of seed 1 miss some of them, 100 find each.
+ */
+const STATEFUL_RUNS = ['--stateful-runs', '100'];
 const STATEFUL_SHARED =
   "the model's postcondition and the lockstep run against the reference see the same wrong answer at the same step of the same sequence (one seed drives both); no single-call check of the methods involved fails, since every answer is well-formed and schema-valid on its own";
 const OLDER_BACKEND_SHARED =
@@ -149,14 +154,22 @@ export const FAULT_CASES: readonly FaultCase[] = [
   { fault: 'hooks.close-reports-exception', failing: on('hooks', 'scenario.hooks-normal-close') },
   { fault: 'hooks.build-failure-other-message', failing: on('hooks', 'scenario.hooks-build-failure') },
   // Sequence-only faults: both stateful cells fail; the methods they touch run beside them and pass.
-  { fault: 'sequence.usage-reset-by-resume', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.usage', 'session.resume', 'lifecycle'], shared: STATEFUL_SHARED, replay: true },
-  { fault: 'sequence.steer-other-session', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.steer'], shared: STATEFUL_SHARED, replay: true },
-  { fault: 'sequence.branch-drops-last-turn', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.branch'], shared: STATEFUL_SHARED, replay: true },
-  { fault: 'sequence.since-foreign-after-reconnect', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.events.since', 'replay'], shared: STATEFUL_SHARED, replay: true },
-  { fault: 'sequence.list-count-stalls', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.list', 'lifecycle'], shared: STATEFUL_SHARED, replay: true },
+  { fault: 'sequence.usage-reset-by-resume', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.usage', 'session.resume', 'lifecycle'], shared: STATEFUL_SHARED, replay: true, args: STATEFUL_RUNS },
+  { fault: 'sequence.steer-other-session', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.steer'], shared: STATEFUL_SHARED, replay: true, args: STATEFUL_RUNS },
+  { fault: 'sequence.branch-drops-last-turn', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.branch'], shared: STATEFUL_SHARED, replay: true, args: STATEFUL_RUNS },
+  { fault: 'sequence.since-foreign-after-reconnect', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.events.since', 'replay'], shared: STATEFUL_SHARED, replay: true, args: STATEFUL_RUNS },
+  { fault: 'sequence.list-count-stalls', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.list', 'lifecycle'], shared: STATEFUL_SHARED, replay: true, args: STATEFUL_RUNS },
   // The model does not track usage totals; only the lockstep run against the reference sees them go wrong.
-  { fault: 'sequence.usage-total-is-delta', failing: on(STATEFUL, 'stateful.differential'), alsoRun: ['session.usage'], replay: true },
-  { fault: 'sequence.concurrent-prompt-lost', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['prompt.submit', 'replay'], shared: STATEFUL_SHARED, replay: true },
+  { fault: 'sequence.usage-total-is-delta', failing: on(STATEFUL, 'stateful.differential'), alsoRun: ['session.usage'], replay: true, args: STATEFUL_RUNS },
+  { fault: 'sequence.concurrent-prompt-lost', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['prompt.submit', 'replay'], shared: STATEFUL_SHARED, replay: true, args: STATEFUL_RUNS },
+  { fault: 'sequence.undo-forgotten', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.undo', 'session.history'], shared: STATEFUL_SHARED, replay: true, args: STATEFUL_RUNS },
+  { fault: 'sequence.interrupt-ignored', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.interrupt'], shared: STATEFUL_SHARED, replay: true, args: STATEFUL_RUNS },
+  { fault: 'sequence.redirect-idle-runs', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.redirect'], shared: STATEFUL_SHARED, replay: true, args: STATEFUL_RUNS },
+  { fault: 'sequence.reset-ignored', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.reset'], shared: STATEFUL_SHARED, replay: true, args: STATEFUL_RUNS },
+  { fault: 'sequence.active-list-drops-empty', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.active_list'], shared: STATEFUL_SHARED, replay: true, args: STATEFUL_RUNS },
+  { fault: 'sequence.most-recent-skips-untitled', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.most_recent'], shared: STATEFUL_SHARED, replay: true, args: STATEFUL_RUNS },
+  { fault: 'sequence.closed-session-readable', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.status', 'session.context_breakdown', 'terminal.resize'], shared: STATEFUL_SHARED, replay: true, args: STATEFUL_RUNS },
+  { fault: 'sequence.branch-count-short', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.branch_whole', 'session.branch_stored'], shared: STATEFUL_SHARED, replay: true, args: STATEFUL_RUNS },
   // The auth boundary: the embedded gateway runs gated (a basic login and tickets made up for the run); all ten
   // (auth) checks run, one fails; the browser lane runs beside them, as a client of the same tickets and origin rules.
   ...AUTH_CASES.map(([fault, check]): FaultCase => ({ fault, failing: on(AUTH, check), alsoRun: ['topology'], args: GATED })),

@@ -8,14 +8,16 @@ import type { StatefulModel, StatefulOptions } from '../../src/stateful/engine/s
 import type { ConnectClient } from '../../profiles/hermes/stateful/hermesSide.js';
 import { runHermesStateful } from '../../profiles/hermes/stateful/hermesStateful.js';
 import { HERMES_DIALECT } from '../../profiles/hermes/dialect.js';
+import { HOOKS_EXTENSION } from './helpers/gatewayHarness.js';
 
 const CONTRACT = join(process.cwd(), 'profiles', 'hermes', 'contracts', 'session-lifecycle.openrpc.json');
 
 const connectTo = (gateway: RunningGateway): ConnectClient => (options) => RpcClient.connect({ dialect: HERMES_DIALECT, url: gateway.url, readyTimeoutMs: 2_000, requestTimeoutMs: 5_000, ...options });
 
 async function withGateways<T>(faults: string[], body: (target: RunningGateway, reference: RunningGateway) => Promise<T>): Promise<T> {
-  const target = await startGateway({ contractPaths: [CONTRACT], faults });
-  const reference = await startGateway({ contractPaths: [CONTRACT] });
+  // With the session-hooks extension, so that session.reset is drawn too.
+  const target = await startGateway({ contractPaths: [CONTRACT, HOOKS_EXTENSION], faults });
+  const reference = await startGateway({ contractPaths: [CONTRACT, HOOKS_EXTENSION] });
   try {
     return await body(target, reference);
   } finally {

@@ -48,8 +48,16 @@ function verdictOf(plan: RunPlan, target: Target, mode: StatefulMode, result: St
     target: target.kind === 'external' ? redactor.redactUrl(target.url) : target.label,
     embedded: target.kind === 'embedded',
     ...(target.kind === 'embedded'
-      ? { gateway: { contracts: [...plan.contracts, ...plan.extensions].map((contract) => contract.origin), faults: [...plan.config.faults], legacyMessages: plan.config.legacyMessages } }
+      ? {
+          gateway: {
+            contracts: [...plan.contracts, ...plan.extensions].map((contract) => contract.origin),
+            faults: [...plan.config.faults],
+            legacyMessages: plan.config.legacyMessages,
+            ...(plan.config.embeddedAuth === 'gated' ? { gated: true } : {}),
+          },
+        }
       : {}),
+    ...(plan.config.auth ? { auth: plan.config.auth } : {}),
     contracts: [...plan.contracts, ...plan.extensions].map((contract) => contract.origin),
     check,
     model: 'hermes-session',
@@ -76,7 +84,11 @@ export function statefulCell(mode: StatefulMode): CellBody {
     if (skip) return skip;
     const options = { seed: plan.config.seed, runs: plan.config.statefulRuns, maxSteps: plan.config.statefulSteps, referenceDirectives: directivesAllowed(plan, target) };
     const connectTarget: ConnectClient = (client) => connect({ readyTimeoutMs: 2_000, ...client });
-    const setup = { target: connectTarget, serverRequests: serverRequestsOf(plan), requestTimeoutMs: plan.config.requestTimeoutMs };
+    // Extension methods (session.reset of session-hooks) only where the reference serves them: an external target
+    // is run with the profile's default extensions whether or not it implements them.
+    const served = target.kind === 'embedded' ? [...plan.contracts, ...plan.extensions] : plan.contracts;
+    const methods = new Set(served.flatMap((contract) => contract.methods.map((method) => method.name)));
+    const setup = { target: connectTarget, serverRequests: serverRequestsOf(plan), methods, requestTimeoutMs: plan.config.requestTimeoutMs };
     if (mode === 'model') return verdictOf(plan, target, mode, await runHermesStateful(setup, mode, options));
     const reference = await startGateway(embeddedGatewayOptions(plan, { faults: [] }));
     try {

@@ -2,7 +2,7 @@ import * as fc from 'fast-check';
 import { type Exchange, isJsonObject, type JsonObject, type JsonValue } from '../../../core/index.js';
 import * as m from './hermesModel.js';
 import type { HermesState } from './hermesModel.js';
-import { type Expect, outcomeClass } from './hermesObserve.js';
+import { type Expect, outcomeClass, resultOf } from './hermesObserve.js';
 import type { HermesPort } from './hermesPort.js';
 import { broke } from './hermesRules.js';
 import { HermesErrorCode } from '../errorCodes.js';
@@ -51,4 +51,10 @@ export async function completions(port: HermesPort, on: m.ClientName, sessionId:
   const done = (): JsonObject[] => port.eventsSince(on, sessionId, since).filter((event) => event.type === 'message.complete').map((event) => (isJsonObject(event.payload) ? event.payload : {}));
   await port.waitEvent(on, { type: 'message.complete', sessionId, since, where: () => done().length >= count }, port.turnTimeoutMs);
   return done();
+}
+
+/** The transcript length session.history reports right after a command that changed it (null when it answered no count). */
+export async function historyCount(port: HermesPort, on: m.ClientName, sessionId: string): Promise<number | null> {
+  const count = resultOf(await port.call(on, 'session.history', { session_id: sessionId }))?.['count'];
+  return typeof count === 'number' ? count : null;
 }

@@ -1,8 +1,11 @@
 import type { Observation, StatefulCommand } from '../../../src/stateful/engine/statefulTypes.js';
 import type { HermesState } from './hermesModel.js';
 import type { HermesPort } from './hermesPort.js';
-import { activate, branch, close, closeAgain, create, detachB, reconnect, remove, resume } from './lifecycleCommands.js';
-import { history, list, titleRead, titleSet, usage } from './readoutCommands.js';
+import { branch, branchStored, branchWhole } from './branchCommands.js';
+import { interruptBusy, interruptIdle, redirectIdle, reset, undo } from './controlCommands.js';
+import { activate, close, closeAgain, create, detachB, reconnect, remove, resume } from './lifecycleCommands.js';
+import { activeList, list, mostRecent } from './listingCommands.js';
+import { contextBreakdown, history, resize, status, titleRead, titleSet, usage } from './readoutCommands.js';
 import { answerRequest, since, steerBusy, steerIdle, submit, submitPair } from './turnCommands.js';
 
 type Command = StatefulCommand<HermesState, HermesPort>;
@@ -20,11 +23,23 @@ export const HERMES_COMMANDS: readonly Command[] = [
   reconnect,
   remove,
   list,
+  activeList,
+  mostRecent,
   titleSet,
   titleRead,
   branch,
+  branchWhole,
+  branchStored,
   history,
   usage,
+  status,
+  contextBreakdown,
+  resize,
+  undo,
+  reset,
+  interruptIdle,
+  interruptBusy,
+  redirectIdle,
   steerIdle,
   steerBusy,
   since,

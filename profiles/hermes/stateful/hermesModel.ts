@@ -25,6 +25,12 @@ export interface ModelRow {
   /** The title is known to be empty (nothing set). */
   untitled: boolean;
   deleted: boolean;
+  /**
+   * The stored transcript is known to hold exactly `turns` turns. An undo changes the live transcript at once, but
+   * upstream writes it to the store only with the next completed turn (the reference at once): until then a read of
+   * the stored row (session.list, a resume of a closed session, session.branch_stored) may count either.
+   */
+  storedExact: boolean;
 }
 
 export interface HermesState {
@@ -65,7 +71,7 @@ export const liveSessionOfRow = (state: Readonly<HermesState>, row: number): num
 // Transitions.
 
 export function created(state: HermesState, title: string | null): void {
-  state.rows.push({ turns: 0, persisted: false, title, untitled: title === null, deleted: false });
+  state.rows.push({ turns: 0, persisted: false, title, untitled: title === null, deleted: false, storedExact: true });
   state.sessions.push({ row: state.rows.length - 1, live: true, boundTo: 'a' });
 }
 
@@ -74,6 +80,29 @@ export function turnsDone(state: HermesState, session: number, turns: number): v
   if (!row) return;
   row.turns += turns;
   row.persisted = true;
+  if (turns > 0) row.storedExact = true;
+}
+
+/** A prompt reached the session (its turn was interrupted before it completed): the stored row exists, with no new turn. */
+export function prompted(state: HermesState, session: number): void {
+  const row = state.rows[state.sessions[session]?.row ?? -1];
+  if (row) row.persisted = true;
+}
+
+/** session.reset: the transcript is emptied, in the store too. */
+export function emptied(state: HermesState, session: number): void {
+  const row = state.rows[state.sessions[session]?.row ?? -1];
+  if (!row) return;
+  row.turns = 0;
+  row.storedExact = true;
+}
+
+/** session.undo on an idle session: its last turn leaves the live transcript. */
+export function undone(state: HermesState, session: number): void {
+  const row = state.rows[state.sessions[session]?.row ?? -1];
+  if (!row || row.turns === 0) return;
+  row.turns -= 1;
+  row.storedExact = false;
 }
 
 export function closed(state: HermesState, session: number): void {
@@ -110,8 +139,16 @@ export function titled(state: HermesState, session: number, title: string): void
 export function branched(state: HermesState, parent: number, client: ClientName, name: string | null): void {
   const parentRow = state.rows[state.sessions[parent]?.row ?? -1];
   if (!parentRow || parentRow.turns === 0) return;
-  state.rows.push({ turns: parentRow.turns, persisted: true, title: name, untitled: false, deleted: false });
+  state.rows.push({ turns: parentRow.turns, persisted: true, title: name, untitled: false, deleted: false, storedExact: true });
   state.sessions.push({ row: state.rows.length - 1, live: true, boundTo: client });
+}
+
+/** session.branch_stored of a stored row with turns: a persisted child with the stored transcript, live on client a. */
+export function branchedStored(state: HermesState, parent: number): void {
+  const parentRow = state.rows[parent];
+  if (!parentRow || parentRow.turns === 0 || !parentRow.storedExact) return;
+  state.rows.push({ turns: parentRow.turns, persisted: true, title: null, untitled: false, deleted: false, storedExact: true });
+  state.sessions.push({ row: state.rows.length - 1, live: true, boundTo: 'a' });
 }
 
 /** A client connection dropped: the sessions bound to it are detached (still live, within the orphan grace window). */

@@ -24,14 +24,18 @@ export const HERMES_MODEL_METHODS = [
 export interface HermesModelOptions {
   /** Server requests the contract declares: the `/request approval` command is drawn only when `approval` is one. */
   readonly serverRequests: readonly string[];
+  /** Methods the contract declares: a command calling one it lacks is left out (absent: every command). */
+  readonly methods?: ReadonlySet<string>;
 }
 
 /** The Hermes session contract as a stateful model. */
 export function hermesSessionModel(options: HermesModelOptions): StatefulModel<HermesState, HermesPort> {
+  const all = options.serverRequests.includes('approval') ? [...HERMES_COMMANDS, ANSWER_REQUEST_COMMAND] : HERMES_COMMANDS;
+  const { methods } = options;
   return {
     name: 'hermes-session',
     initial: initialState,
-    commands: options.serverRequests.includes('approval') ? [...HERMES_COMMANDS, ANSWER_REQUEST_COMMAND] : HERMES_COMMANDS,
+    commands: methods ? all.filter((command) => (command.calls ?? []).every((method) => methods.has(method))) : all,
     rules: HERMES_RULES,
   };
 }

@@ -14,6 +14,8 @@ export interface HermesStatefulSetup {
   readonly reference?: ConnectClient;
   /** Server requests the target's contract declares. */
   readonly serverRequests: readonly string[];
+  /** Methods the target's contract declares (commands calling others are not drawn); absent: every command. */
+  readonly methods?: ReadonlySet<string>;
   readonly requestTimeoutMs: number;
 }
 
@@ -25,7 +27,7 @@ function systems(setup: HermesStatefulSetup): StatefulSystems<HermesSide> {
 
 /** Random sequences of the Hermes session model against a target (and a reference in differential mode). */
 export function runHermesStateful(setup: HermesStatefulSetup, mode: StatefulMode, options: StatefulOptions): Promise<StatefulResult> {
-  return runStateful(hermesSessionModel({ serverRequests: setup.serverRequests }), systems(setup), mode, options);
+  return runStateful(hermesSessionModel({ serverRequests: setup.serverRequests, ...(setup.methods ? { methods: setup.methods } : {}) }), systems(setup), mode, options);
 }
 
 /** One recorded sequence of the Hermes model again. */

@@ -4,15 +4,17 @@ import * as m from './hermesModel.js';
 import type { HermesState } from './hermesModel.js';
 import { Expect, lengthOf, observed, resultOf, sweepSeq } from './hermesObserve.js';
 import { broke } from './hermesRules.js';
-import { any, attached, boundClient, client, closedOnes, DELETE_ACTIVE, isError, live, MAX_SESSIONS, NOTHING_TO_BRANCH, num, optionalText, pick, register, rowOfSession, SESSION_NOT_FOUND, sessionOf, settleInfo, shown, STORED_NOT_FOUND, word } from './commandKit.js';
+import { any, client, closedOnes, DELETE_ACTIVE, isError, live, MAX_SESSIONS, num, optionalText, pick, register, rowOfSession, SESSION_NOT_FOUND, sessionOf, settleInfo, shown, STORED_NOT_FOUND, word } from './commandKit.js';
 import type { HermesPort } from './hermesPort.js';
 
 type Command = StatefulCommand<HermesState, HermesPort>;
 
 export const create: Command = {
   name: 'create',
+  calls: ['session.create'],
   args: fc.record({ title: word }, { requiredKeys: [] }),
-  weight: 3,
+  // Most commands need a session: with some thirty commands drawn, a lighter create leaves sequences mostly empty.
+  weight: 6,
   check: (state) => state.sessions.length < MAX_SESSIONS,
   async run(_state, port, args) {
     const title = optionalText(args, 'title');
@@ -32,6 +34,7 @@ export const create: Command = {
 
 export const close: Command = {
   name: 'close',
+  calls: ['session.close'],
   args: fc.record({ s: pick }),
   weight: 2,
   check: (state, args) => sessionOf(state, live, args) !== undefined,
@@ -48,6 +51,7 @@ export const close: Command = {
 
 export const closeAgain: Command = {
   name: 'closeAgain',
+  calls: ['session.close'],
   args: fc.record({ s: pick }),
   check: (state, args) => sessionOf(state, closedOnes, args) !== undefined,
   async run(state, port, args) {
@@ -65,6 +69,7 @@ const resumable = (state: Readonly<HermesState>): number[] => m.rowsWhere(state,
 
 export const resume: Command = {
   name: 'resume',
+  calls: ['session.resume'],
   args: fc.record({ r: pick }),
   weight: 3,
   check: (state, args) => m.choose(resumable(state), num(args, 'r')) !== undefined && state.sessions.length < MAX_SESSIONS + 4,
@@ -85,15 +90,18 @@ export const resume: Command = {
     }
     const count = result?.['message_count'] ?? null;
     const messages = lengthOf(result?.['messages']);
-    expect.that(result === undefined || (count === m.messagesOf(row) && messages === m.messagesOf(row)), () => broke('resume.same', `session.resume of r${rowIndex} (${row.turns} turn(s) stored) answered message_count ${JSON.stringify(count)} and ${messages} messages, not ${m.messagesOf(row)}`));
+    // A closed session's row is read from the store, which may not hold an undo yet (ModelRow.storedExact).
+    const exact = liveSession !== undefined || row.storedExact;
+    expect.that(result === undefined || !exact || (count === m.messagesOf(row) && messages === m.messagesOf(row)), () => broke('resume.same', `session.resume of r${rowIndex} (${row.turns} turn(s) stored) answered message_count ${JSON.stringify(count)} and ${messages} messages, not ${m.messagesOf(row)}`));
     if (liveSession === undefined && typeof runtime === 'string') await settleInfo(port, 'a', runtime, since);
-    return observed(port, exchange, { message_count: count, messages, reused: liveSession !== undefined ? runtime === port.ids.session(liveSession) : null }, expect.violations);
+    return observed(port, exchange, { ...(exact ? { message_count: count, messages } : {}), reused: liveSession !== undefined ? runtime === port.ids.session(liveSession) : null }, expect.violations);
   },
   update: (state, args) => m.resumed(state, m.choose(resumable(state), num(args, 'r')) as number, 'a'),
 };
 
 export const activate: Command = {
   name: 'activate',
+  calls: ['session.activate'],
   args: fc.record({ s: pick, client: fc.constantFrom('a', 'b') }),
   weight: 2,
   check: (state, args) => sessionOf(state, any, args) !== undefined,
@@ -145,6 +153,7 @@ export const reconnect: Command = {
 
 export const remove: Command = {
   name: 'delete',
+  calls: ['session.delete'],
   args: fc.record({ r: pick }),
   weight: 2,
   check: (state, args) => m.choose(state.rows.map((_, index) => index), num(args, 'r')) !== undefined,
@@ -165,41 +174,4 @@ export const remove: Command = {
     return observed(port, exchange, {}, expect.violations);
   },
   update: (state, args) => m.deleted(state, m.choose(state.rows.map((_, index) => index), num(args, 'r')) as number),
-};
-
-export const branch: Command = {
-  name: 'branch',
-  args: fc.record({ s: pick, name: word }, { requiredKeys: ['s'] }),
-  weight: 2,
-  check: (state, args) => sessionOf(state, attached, args) !== undefined && state.sessions.length < MAX_SESSIONS + 4,
-  async run(state, port, args) {
-    const session = sessionOf(state, attached, args) as number;
-    const on = boundClient(state, session);
-    const row = rowOfSession(state, session);
-    const name = optionalText(args, 'name');
-    const since = port.eventMark(on);
-    const exchange = await port.call(on, 'session.branch', { session_id: port.ids.session(session), ...(name !== null ? { name } : {}) });
-    const result = resultOf(exchange);
-    const expect = new Expect();
-    if (row.turns === 0) {
-      expect.that(isError(exchange, NOTHING_TO_BRANCH), () => broke('branch.copy', `session.branch of s${session}, which has no turn, answered ${shown(exchange)}, not ${NOTHING_TO_BRANCH}`));
-      return observed(port, exchange, {}, expect.violations);
-    }
-    expect.that(result !== undefined, () => broke('branch.copy', `session.branch of s${session} (${row.turns} turn(s)) answered ${shown(exchange)}`));
-    register(port.ids.sessions, port, result?.['session_id'], expect, 'branch runtime session');
-    register(port.ids.rows, port, result?.['stored_session_id'], expect, 'branch stored session');
-    const count = result?.['message_count'] ?? null;
-    const parentRow = state.sessions[session]?.row ?? -1;
-    if (result) {
-      expect.that(count === m.messagesOf(row) && lengthOf(result['messages']) === m.messagesOf(row), () => broke('branch.copy', `session.branch of s${session} (${row.turns} turn(s)) answered message_count ${JSON.stringify(count)} and ${lengthOf(result['messages'])} messages, not ${m.messagesOf(row)}`));
-      expect.that(result['parent'] === port.ids.row(parentRow), () => broke('branch.copy', `session.branch of s${session} names parent ${port.ids.refOf(result['parent'])}, not r${parentRow}`));
-      if (name !== null) expect.that(result['title'] === name, () => broke('branch.copy', `session.branch named ${JSON.stringify(name)} answered title ${JSON.stringify(result['title'])}`));
-    }
-    if (typeof result?.['session_id'] === 'string') await settleInfo(port, on, result['session_id'], since);
-    return observed(port, exchange, { message_count: count, parent: port.ids.refOf(result?.['parent']) }, expect.violations);
-  },
-  update: (state, args) => {
-    const session = sessionOf(state, attached, args) as number;
-    m.branched(state, session, boundClient(state, session), optionalText(args, 'name'));
-  },
 };

@@ -1,48 +1,19 @@
 import * as fc from 'fast-check';
-import { isJsonObject, type JsonObject } from '../../../core/index.js';
+import type { JsonObject } from '../../../core/index.js';
 import type { StatefulCommand } from '../../../src/stateful/engine/statefulTypes.js';
 import * as m from './hermesModel.js';
 import type { HermesState } from './hermesModel.js';
 import { Expect, lengthOf, observed, resultOf } from './hermesObserve.js';
 import { broke } from './hermesRules.js';
-import { any, attached, boundClient, isError, live, pick, rowOfSession, SESSION_NOT_FOUND, sessionOf, settleInfo, shown, text, word } from './commandKit.js';
+import { any, attached, boundClient, isError, live, num, pick, rowOfSession, SESSION_NOT_FOUND, sessionOf, settleInfo, shown, text, word } from './commandKit.js';
 import type { HermesPort } from './hermesPort.js';
 
 type Command = StatefulCommand<HermesState, HermesPort>;
 
-export const list: Command = {
-  name: 'list',
-  args: fc.constant({}),
-  weight: 2,
-  check: () => true,
-  async run(state, port) {
-    const exchange = await port.call('a', 'session.list', {});
-    const listed = resultOf(exchange)?.['sessions'];
-    const entries = Array.isArray(listed) ? listed.filter(isJsonObject) : [];
-    const expect = new Expect();
-    expect.that(Array.isArray(listed), () => broke('list.rows', `session.list answered ${shown(exchange)}`));
-    const rows: JsonObject[] = [];
-    state.rows.forEach((row, index) => {
-      const entry = entries.find((candidate) => candidate['id'] === port.ids.row(index));
-      if (row.deleted || !row.persisted) {
-        if (row.deleted) expect.that(entry === undefined, () => broke('list.rows', `session.list still lists deleted r${index}`));
-        return;
-      }
-      if (!expect.that(entry !== undefined, () => broke('list.rows', `session.list leaves out stored r${index} (${row.turns} turn(s))`))) return;
-      const count = entry?.['message_count'] ?? null;
-      expect.that(count === m.messagesOf(row), () => broke('list.rows', `session.list shows r${index} with message_count ${JSON.stringify(count)}, not ${m.messagesOf(row)} (${row.turns} turn(s))`));
-      const title = row.title ?? (row.untitled ? '' : null);
-      if (title !== null) expect.that(entry?.['title'] === title, () => broke('list.rows', `session.list shows r${index} titled ${JSON.stringify(entry?.['title'])}, not ${JSON.stringify(title)}`));
-      rows.push({ row: index, message_count: count, ...(title !== null ? { title: entry?.['title'] ?? null } : {}) });
-    });
-    return observed(port, exchange, { rows }, expect.violations);
-  },
-  update: () => undefined,
-};
-
 export const titleSet: Command = {
   name: 'titleSet',
   args: fc.record({ s: pick, title: word }),
+  calls: ['session.title'],
   check: (state, args) => sessionOf(state, attached, args) !== undefined,
   async run(state, port, args) {
     const session = sessionOf(state, attached, args) as number;
@@ -61,6 +32,7 @@ export const titleSet: Command = {
 export const titleRead: Command = {
   name: 'titleRead',
   args: fc.record({ s: pick }),
+  calls: ['session.title'],
   check: (state, args) => sessionOf(state, live, args) !== undefined,
   async run(state, port, args) {
     const session = sessionOf(state, live, args) as number;
@@ -75,12 +47,13 @@ export const titleRead: Command = {
   update: () => undefined,
 };
 
-/** history or usage of any session: live ones answer what the model predicts, closed ones 4001. */
-function readout(name: string, method: string, judge: (row: m.ModelRow, result: JsonObject, session: number) => string | undefined, fields: (result: JsonObject | undefined) => JsonObject): Command {
+/** A read of any session (history, usage, status, …): live ones answer what the model predicts, closed ones 4001. */
+function readout(name: string, method: string, judge: (row: m.ModelRow, result: JsonObject, session: number) => string | undefined, fields: (result: JsonObject | undefined) => JsonObject, weight = 2): Command {
   return {
     name,
     args: fc.record({ s: pick }),
-    weight: 2,
+    weight,
+    calls: [method],
     check: (state, args) => sessionOf(state, any, args) !== undefined,
     async run(state, port, args) {
       const session = sessionOf(state, any, args) as number;
@@ -118,3 +91,38 @@ export const usage: Command = readout(
   },
   (result) => ({ calls: result?.['calls'] ?? null, total: result?.['total'] ?? null }),
 );
+
+export const status: Command = readout(
+  'status',
+  'session.status',
+  (_row, result, session) => (typeof result['output'] === 'string' && result['output'] !== '' ? undefined : broke('readout.live', `session.status of live s${session} answered output ${JSON.stringify(result['output'])}`)),
+  () => ({}),
+  1,
+);
+
+export const contextBreakdown: Command = readout(
+  'contextBreakdown',
+  'session.context_breakdown',
+  (_row, result, session) => (typeof result['context_used'] === 'number' ? undefined : broke('readout.live', `session.context_breakdown of live s${session} answered no context_used`)),
+  () => ({}),
+  1,
+);
+
+/** terminal.resize of any session: a live one echoes the columns asked for, a closed one answers 4001. */
+export const resize: Command = {
+  name: 'resize',
+  args: fc.record({ s: pick, cols: fc.integer({ min: 20, max: 240 }) }),
+  calls: ['terminal.resize'],
+  check: (state, args) => sessionOf(state, any, args) !== undefined,
+  async run(state, port, args) {
+    const session = sessionOf(state, any, args) as number;
+    const cols = num(args, 'cols');
+    const exchange = await port.call('a', 'terminal.resize', { session_id: port.ids.session(session), cols });
+    const answered = resultOf(exchange)?.['cols'] ?? null;
+    const expect = new Expect();
+    if (state.sessions[session]?.live) expect.that(answered === cols, () => broke('readout.live', `terminal.resize of live s${session} to ${cols} columns answered ${shown(exchange)}`));
+    else expect.that(isError(exchange, SESSION_NOT_FOUND), () => broke('closed.gone', `terminal.resize of closed s${session} answered ${shown(exchange)}, not ${SESSION_NOT_FOUND}`));
+    return observed(port, exchange, { cols: answered }, expect.violations);
+  },
+  update: () => undefined,
+};

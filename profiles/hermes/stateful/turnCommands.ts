@@ -12,6 +12,7 @@ type Command = StatefulCommand<HermesState, HermesPort>;
 
 export const submit: Command = {
   name: 'submit',
+  calls: ['prompt.submit'],
   args: fc.record({ s: pick, text: word }),
   weight: 4,
   check: (state, args) => sessionOf(state, attached, args) !== undefined,
@@ -33,6 +34,7 @@ export const submit: Command = {
 
 export const submitPair: Command = {
   name: 'submitPair',
+  calls: ['prompt.submit'],
   args: fc.record({ s: pick, first: word, second: word, fromB: fc.boolean() }),
   weight: 2,
   check: (state, args) => sessionOf(state, attached, args) !== undefined,
@@ -58,6 +60,7 @@ export const submitPair: Command = {
 
 export const steerIdle: Command = {
   name: 'steerIdle',
+  calls: ['session.steer'],
   args: fc.record({ s: pick, text: word }),
   check: (state, args) => sessionOf(state, live, args) !== undefined,
   async run(state, port, args) {
@@ -74,6 +77,7 @@ export const steerIdle: Command = {
 /** A `/slow` turn (a reference directive) and a steer sent while it runs. */
 export const steerBusy: Command = {
   name: 'steerBusy',
+  calls: ['prompt.submit', 'session.steer'],
   args: fc.record({ s: pick, text: word }),
   referenceOnly: true,
   check: (state, args) => sessionOf(state, attached, args) !== undefined,
@@ -98,6 +102,7 @@ export const steerBusy: Command = {
 
 export const since: Command = {
   name: 'eventsSince',
+  calls: ['session.events.since'],
   args: fc.record({ s: pick, back: fc.oneof({ arbitrary: fc.constant(0), weight: 2 }, { arbitrary: fc.nat({ max: 3 }), weight: 1 }) }),
   weight: 2,
   check: (state, args) => sessionOf(state, live, args) !== undefined,
@@ -135,6 +140,7 @@ export const since: Command = {
 /** A `/request approval` turn (a reference directive): the client answers the server request and the turn completes with it. */
 export const answerRequest: Command = {
   name: 'answerRequest',
+  calls: ['prompt.submit'],
   args: fc.record({ s: pick }),
   referenceOnly: true,
   check: (state, args) => sessionOf(state, attached, args) !== undefined,

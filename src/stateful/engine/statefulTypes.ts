@@ -41,6 +41,8 @@ export interface StatefulCommand<M extends object, S> {
   update(model: M, args: JsonObject): void;
   /** One line for a numbered call list (default: `name {args}`). */
   describe?(args: JsonObject): string;
+  /** The contract methods the command calls: a model leaves out the commands whose methods its contract lacks, and coverage tables list them. */
+  readonly calls?: readonly string[];
 }
 
 /** A model of one contract: its initial state, its commands, and the rules its postconditions enforce (for reports). */
