@@ -10,8 +10,9 @@
  * - 50 connections × 200 calls at once: no lost, duplicated or reordered event (bench/lib/eventLoss.ts);
  * - the method engine vs a bare `ws` request/response loop replaying its requests, and vs @open-rpc/test-coverage,
  *   on the Hermes session-lifecycle and the MetaMask documents (bench/fuzz.ts);
- * - a default `contract-gate run` on the session-lifecycle document: wall time and peak memory of its process tree
- *   (BENCH_FULL=1 adds the full Hermes document).
+ * - `contract-gate --help` start-up, and a default `contract-gate run` on the session-lifecycle document with each
+ *   runner (the engine, then `--runner playwright`): wall time, CPU and peak memory of the process tree and of its
+ *   largest process (BENCH_FULL=1 adds the full Hermes document).
  *
  * Every benchmark imports the compiled JavaScript in dist/ (what `contract-gate` runs), not the TypeScript sources:
  * tsx's transform wraps every function in a name-keeping helper that costs the gateway about 8% of its CPU.
@@ -28,7 +29,7 @@ import { benchGatewayCore } from './gatewayCore.js';
 import { benchProxy, PROXY_GOALS } from './proxy.js';
 import { eventLoss } from './lib/eventLoss.js';
 import { shareRows } from './lib/timeShare.js';
-import { runMeasured } from './lib/processTree.js';
+import { runMeasured, type TreeRun } from './lib/processTree.js';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const OUT = join(REPO, 'bench-results');
@@ -42,15 +43,41 @@ interface Line {
 
 const times = (value: number): string => `${value.toFixed(2)}×`;
 
+type Runner = 'in-process' | 'playwright';
+
+async function measuredRun(contract: string, runner: Runner): Promise<TreeRun> {
+  const reportDir = join(OUT, `bench-run-${runner}`);
+  return runMeasured([join(REPO, 'bin', 'contract-gate.js'), 'run', '--contract', contract, '--seed', '1', '--runner', runner, '--report-dir', reportDir], { cwd: REPO, env: { CI: 'true' } });
+}
+
+/** A default run with each runner, one after the other: wall time, CPU of the process tree, the largest process. */
 async function defaultRun(contract: string, goalSeconds: number): Promise<Line[]> {
-  const reportDir = join(OUT, 'bench-run');
-  const run = await runMeasured([join(REPO, 'bin', 'contract-gate.js'), 'run', '--contract', contract, '--seed', '1', '--report-dir', reportDir], { cwd: REPO, env: { CI: 'true' } });
-  const checks = /(\d+) checks in/.exec(run.stdout)?.[1] ?? '?';
-  const seconds = run.wallMs / 1000;
+  const name = contract.split('/').pop();
+  const engine = await measuredRun(contract, 'in-process');
+  const playwright = await measuredRun(contract, 'playwright');
+  const checks = /(\d+) checks in/.exec(engine.stdout)?.[1] ?? '?';
+  const seconds = engine.wallMs / 1000;
+  const same = /PASS — .*/.exec(engine.stdout)?.[0] === /PASS — .*/.exec(playwright.stdout)?.[0];
   return [
-    { measure: `default run, ${contract.split('/').pop()} (${checks} checks, exit ${run.code}): wall s`, value: seconds.toFixed(1), goal: `≤ ${goalSeconds} s on 2 cores`, met: run.code === 0 && seconds <= goalSeconds },
-    { measure: `default run, ${contract.split('/').pop()}: peak RSS of the process tree`, value: `${run.peakTreeRssMb.toFixed(0)} MB`, goal: 'reported', met: undefined },
+    { measure: `default run, ${name} (${checks} checks, exit ${engine.code}): wall s`, value: seconds.toFixed(1), goal: `≤ ${goalSeconds} s on 2 cores`, met: engine.code === 0 && seconds <= goalSeconds },
+    { measure: `default run / --runner playwright (exit ${playwright.code}, ${(playwright.wallMs / 1000).toFixed(1)} s), ${name}: wall`, value: times(engine.wallMs / playwright.wallMs), goal: 'reported; same summary line', met: same },
+    { measure: `default run / --runner playwright, ${name}: CPU of the process tree`, value: `${times(engine.cpuMs / playwright.cpuMs)} (${(engine.cpuMs / 1000).toFixed(1)} s / ${(playwright.cpuMs / 1000).toFixed(1)} s)`, goal: 'reported', met: undefined },
+    { measure: `default run, ${name}: peak RSS of the largest process (--runner playwright: ${playwright.peakProcessRssMb.toFixed(0)} MB)`, value: `${engine.peakProcessRssMb.toFixed(0)} MB`, goal: '≤ 300 MB', met: engine.peakProcessRssMb <= 300 },
+    { measure: `default run, ${name}: peak RSS of the process tree (--runner playwright: ${playwright.peakTreeRssMb.toFixed(0)} MB)`, value: `${engine.peakTreeRssMb.toFixed(0)} MB`, goal: 'reported', met: undefined },
   ];
+}
+
+/** `contract-gate --help`, the median of five starts, beside a bare `node -e 0` start measured in the same loop. */
+async function helpStart(): Promise<Line[]> {
+  const help: number[] = [];
+  const bare: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    help.push((await runMeasured([join(REPO, 'bin', 'contract-gate.js'), '--help'], { cwd: REPO })).wallMs);
+    bare.push((await runMeasured(['-e', '0'], { cwd: REPO })).wallMs);
+  }
+  const median = (values: number[]): number => [...values].sort((a, b) => a - b)[2] as number;
+  const seconds = median(help) / 1000;
+  return [{ measure: `contract-gate --help, median of 5 (bare node start ${(median(bare) / 1000).toFixed(2)} s)`, value: `${seconds.toFixed(2)} s`, goal: '≤ 0.3 s', met: seconds <= 0.3 }];
 }
 
 async function main(): Promise<void> {
@@ -93,8 +120,9 @@ async function main(): Promise<void> {
     lines.push({ measure: `engine judged calls per second / bare loop requests per second (setup calls counted for the bare loop only, as in earlier rounds), ${subject.label}`, value: `${(vsBareRequests * 100).toFixed(0)}%`, goal: 'reported', met: undefined });
     lines.push({ measure: `engine / @open-rpc/test-coverage, calls per second, ${subject.label}`, value: times(vsTestCoverage), goal: '≥ 10×', met: vsTestCoverage >= 10 });
   }
-  lines.push(...(await defaultRun('profiles/hermes/contracts/session-lifecycle.openrpc.json', 20)));
-  if (process.env['BENCH_FULL']) lines.push(...(await defaultRun('profiles/hermes/contracts/gateway.openrpc.json', 90)));
+  lines.push(...(await helpStart()));
+  lines.push(...(await defaultRun('profiles/hermes/contracts/session-lifecycle.openrpc.json', 8)));
+  if (process.env['BENCH_FULL']) lines.push(...(await defaultRun('profiles/hermes/contracts/gateway.openrpc.json', 15)));
 
   const mark = (met: boolean | undefined): string => (met === undefined ? '' : met ? 'met' : 'MISSED');
   const table = ['| measure | value | goal | |', '|---|---:|---|---|', ...lines.map((l) => `| ${l.measure} | ${l.value} | ${l.goal} | ${mark(l.met)} |`)];

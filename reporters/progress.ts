@@ -1,38 +1,17 @@
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
-import { join } from 'node:path';
-import { ANNOTATION, cellFromTags, PREPARE_TAG } from '../src/checks/tags.js';
+import { cellFromTags, PREPARE_TAG } from '../src/checks/tags.js';
 import { runConfigFromEnv } from '../src/config/runConfigFile.js';
-import { classifyTest, errorSummary, failsGate, firstLine } from '../src/report/matrixModel.js';
-import type { CellStatus } from '../src/report/matrixTypes.js';
+import { classifyTest, firstLine } from '../src/report/matrixModel.js';
+import { failureLineOf, ProgressLines, type ProgressStream } from '../src/report/progressLines.js';
 import { testRecord } from './conformanceMatrix.js';
+
+export { formatElapsed } from '../src/report/progressLines.js';
 
 export interface ProgressOptions {
   /** Live single line (true) or quiet CI lines (false). Defaults to whether stdout is a terminal. */
   tty?: boolean;
   /** Where to print; defaults to process.stdout. */
   stream?: NodeJS.WritableStream & { columns?: number };
-}
-
-const MAX_DETAIL_CHARS = 400;
-
-/** The cell's one-line detail (what broke) and, when a replay file was written, the command that re-sends it. */
-function failureLine(result: TestResult, status: CellStatus, reportDir: string | undefined): string {
-  const annotation = (type: string): string | undefined => result.annotations.find((a) => a.type === type)?.description;
-  const detail = annotation(ANNOTATION.detail);
-  const line = detail && status !== 'stale' ? (detail.length > MAX_DETAIL_CHARS ? `${detail.slice(0, MAX_DETAIL_CHARS)}…` : detail) : errorLine(result.errors, status);
-  const replay = annotation(ANNOTATION.replayFile);
-  return replay ? `${line}\n      replay: npx contract-gate replay ${reportDir ? join(reportDir, replay) : replay}` : line;
-}
-
-interface Failure {
-  label: string;
-  line: string;
-}
-
-export function formatElapsed(ms: number): string {
-  const seconds = Math.floor(ms / 1000);
-  if (seconds < 60) return `${(ms / 1000).toFixed(1)}s`;
-  return `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, '0')}s`;
 }
 
 function labelOf(test: TestCase): string {
@@ -45,35 +24,14 @@ function isFinalAttempt(test: TestCase, result: TestResult): boolean {
   return result.status === 'skipped' || result.status === 'interrupted' || result.status === test.expectedStatus || result.retry >= test.retries;
 }
 
-function errorLine(errors: readonly TestError[], status: CellStatus): string {
-  const message = errorSummary(errors.map((error) => error.message ?? error.value ?? ''));
-  if (status === 'stale') return 'expected to fail (baseline) but passed: remove the baseline entry';
-  return message ?? 'failed';
-}
-
-/**
- * Terminal progress. On a TTY: one line redrawn in place (checks done/total, failures, elapsed) and the failures
- * listed at the end. Elsewhere (CI logs): one line per failure, one line per ~10% of progress, the final counts.
- */
+/** Terminal progress of a Playwright run (src/report/progressLines.ts says what it prints). */
 export default class ProgressReporter implements Reporter {
-  private readonly stream: NodeJS.WritableStream & { columns?: number };
-  private readonly tty: boolean;
-  private total = 0;
-  private done = 0;
-  /** Setup tests (`@prepare`): one run per method and the event sample, before the cells that judge them. */
-  private runsTotal = 0;
-  private runsDone = 0;
-  private runsDecile = 0;
+  private readonly lines: ProgressLines;
   private reportDir: string | undefined;
-  private started = Date.now();
-  private lastDecile = 0;
-  private readonly counts = new Map<CellStatus, number>();
-  private readonly failures: Failure[] = [];
-  private timer: NodeJS.Timeout | undefined;
 
   constructor(options: ProgressOptions = {}) {
-    this.stream = options.stream ?? process.stdout;
-    this.tty = options.tty ?? process.stdout.isTTY === true;
+    const stream: ProgressStream = options.stream ?? process.stdout;
+    this.lines = new ProgressLines(stream, options.tty ?? process.stdout.isTTY === true);
   }
 
   printsToStdio(): boolean {
@@ -82,91 +40,24 @@ export default class ProgressReporter implements Reporter {
 
   onBegin(_config: FullConfig, suite: Suite): void {
     const tests = suite.allTests();
-    this.total = tests.filter((test) => cellFromTags(test.tags)).length;
-    this.runsTotal = tests.filter((test) => test.tags.includes(PREPARE_TAG)).length;
     this.reportDir = runConfigFromEnv()?.reportDir;
-    this.started = Date.now();
-    if (this.tty) {
-      this.timer = setInterval(() => this.redraw(), 1000);
-      this.timer.unref();
-      this.redraw();
-    } else {
-      this.print(`contract-gate: running ${this.total} checks${this.runsTotal ? ` after ${this.runsTotal} method runs` : ''}`);
-    }
+    this.lines.begin(tests.filter((test) => cellFromTags(test.tags)).length, tests.filter((test) => test.tags.includes(PREPARE_TAG)).length);
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
     if (!isFinalAttempt(test, result)) return;
-    if (test.tags.includes(PREPARE_TAG)) return this.runEnded();
+    if (test.tags.includes(PREPARE_TAG)) return this.lines.runEnded();
     if (!cellFromTags(test.tags)) return;
-    this.done++;
     const { status } = classifyTest(testRecord(test));
-    this.counts.set(status, (this.counts.get(status) ?? 0) + 1);
-    if (failsGate(status)) {
-      const failure = { label: labelOf(test), line: failureLine(result, status, this.reportDir) };
-      this.failures.push(failure);
-      if (!this.tty) this.print(`${status === 'stale' ? 'STALE' : 'FAIL'} ${failure.label}: ${failure.line}`);
-    }
-    if (this.tty) return this.redraw();
-    const decile = this.total ? Math.floor((10 * this.done) / this.total) : 10;
-    if (decile > this.lastDecile && this.done < this.total) {
-      this.lastDecile = decile;
-      this.print(`progress ${Math.floor((100 * this.done) / this.total)}%: ${this.done}/${this.total} checks, ${this.failures.length} failing, ${formatElapsed(Date.now() - this.started)}`);
-    }
-  }
-
-  private runEnded(): void {
-    this.runsDone++;
-    if (this.tty) return this.redraw();
-    const decile = Math.floor((10 * this.runsDone) / this.runsTotal);
-    if (decile > this.runsDecile && this.runsDone < this.runsTotal) {
-      this.runsDecile = decile;
-      this.print(`method runs ${Math.floor((100 * this.runsDone) / this.runsTotal)}%: ${this.runsDone}/${this.runsTotal}, ${formatElapsed(Date.now() - this.started)}`);
-    }
+    const errors = result.errors.map((error) => error.message ?? error.value ?? '');
+    this.lines.cellEnded(status, () => ({ label: labelOf(test), line: failureLineOf(result.annotations, errors, status, this.reportDir) }));
   }
 
   onError(error: TestError): void {
-    this.print(`error: ${firstLine(error.message ?? error.value ?? 'unknown error')}`);
+    this.lines.error(firstLine(error.message ?? error.value ?? 'unknown error'));
   }
 
   onEnd(result: FullResult): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    if (this.tty) {
-      this.stream.write('\r\x1b[2K');
-      if (this.failures.length) {
-        this.stream.write(`Failures (${this.failures.length}):\n`);
-        for (const failure of this.failures) this.stream.write(`  ✗ ${failure.label}\n      ${failure.line}\n`);
-      }
-    }
-    this.print(this.finalLine(result));
-  }
-
-  private finalLine(result: FullResult): string {
-    const count = (status: CellStatus): number => this.counts.get(status) ?? 0;
-    const parts = [
-      `${count('pass')} passed`,
-      `${count('fail')} failed`,
-      ...(count('stale') ? [`${count('stale')} stale baseline`] : []),
-      ...(count('known-fail') ? [`${count('known-fail')} known`] : []),
-      ...(count('n/a') ? [`${count('n/a')} n/a`] : []),
-      ...(count('flaky') ? [`${count('flaky')} flaky`] : []),
-      ...(count('not-run') ? [`${count('not-run')} not run`] : []),
-      ...(this.total > this.done ? [`${this.total - this.done} did not run`] : []),
-    ];
-    return `contract-gate: ${this.total} checks in ${formatElapsed(Date.now() - this.started)}: ${parts.join(', ')} (${result.status})`;
-  }
-
-  private redraw(): void {
-    const runs = this.runsDone < this.runsTotal ? `${this.runsDone}/${this.runsTotal} method runs · ` : '';
-    const line = `contract-gate  ${runs}${this.done}/${this.total} checks · ${this.failures.length} failing · ${formatElapsed(Date.now() - this.started)}`;
-    const width = this.stream.columns ?? 120;
-    this.stream.write(`\r\x1b[2K${line.length > width - 1 ? line.slice(0, width - 1) : line}`);
-  }
-
-  private print(line: string): void {
-    // On a TTY the live line is cleared first so that a message never lands in the middle of it.
-    this.stream.write(`${this.tty ? '\r\x1b[2K' : ''}${line}\n`);
-    if (this.tty && this.timer) this.redraw();
+    this.lines.end(result.status);
   }
 }

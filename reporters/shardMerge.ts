@@ -1,12 +1,16 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, extname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Matrix, MatrixRun } from '../src/report/matrixTypes.js';
-import { parseMatrixJson } from '../src/report/renderJson.js';
+import { parseMatrixJson, renderJson } from '../src/report/renderJson.js';
+import { renderHtml } from '../src/report/renderHtml.js';
+import { renderJunit } from '../src/report/renderJunit.js';
+import { renderMarkdown } from '../src/report/renderMarkdown.js';
+import { mergeShardRecords, parseShardRecords, SHARD_RECORDS_FILE } from '../src/report/shardRecords.js';
 import { HarnessError } from '../core/index.js';
 import { type ConformanceMatrixOptions, MATRIX_FILES } from './conformanceMatrix.js';
 
@@ -92,6 +96,23 @@ async function gatherShardFiles(dirs: readonly string[], output: string, matrix:
   }
 }
 
+/** Shards the run engine ran: their records make one matrix, written as a run writes it. */
+async function mergeEngineShards(dirs: readonly string[], recordFiles: readonly string[], output: string, options: MergeShardsOptions): Promise<{ exitCode: number }> {
+  const run = await runOfShards(dirs);
+  const shards = await Promise.all(recordFiles.map(async (path) => parseShardRecords(await readFile(path, 'utf8'), path)));
+  const matrix = mergeShardRecords(shards, run);
+  await mkdir(output, { recursive: true });
+  const markdown = renderMarkdown(matrix);
+  await writeFile(join(output, MATRIX_FILES.json), renderJson(matrix));
+  await writeFile(join(output, MATRIX_FILES.markdown), markdown);
+  await writeFile(join(output, MATRIX_FILES.html), renderHtml(matrix));
+  await writeFile(join(output, 'junit.xml'), renderJunit(matrix));
+  const summaryFile = process.env['GITHUB_STEP_SUMMARY'];
+  if (summaryFile && options.githubSummary !== false) appendFileSync(summaryFile, `${markdown}\n`);
+  await gatherShardFiles(dirs, output, matrix);
+  return { exitCode: matrix.verdict === 'pass' ? 0 : 1 };
+}
+
 function runPlaywright(args: string[]): Promise<number> {
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
   return new Promise((done, fail) => {
@@ -119,8 +140,10 @@ export async function mergeShards(blobDirs: string[], reportDir: string, options
     if (!(await stat(dir).catch(() => undefined))?.isDirectory()) throw new HarnessError('USAGE', `blob folder ${dir} does not exist or is not a folder`);
   }
   const blobs = (await Promise.all(dirs.map((dir) => findFiles(dir, (name) => name.endsWith('.zip'))))).flat();
+  const recordFiles = (await Promise.all(dirs.map((dir) => findFiles(dir, (name) => name === SHARD_RECORDS_FILE)))).flat();
+  if (blobs.length === 0 && recordFiles.length > 0) return mergeEngineShards(dirs, recordFiles, resolve(reportDir), options);
   if (blobs.length === 0) {
-    throw new HarnessError('USAGE', `no blob report (*.zip) in ${dirs.join(', ')}: run each shard with --shard i/n so it writes one`);
+    throw new HarnessError('USAGE', `no blob report (*.zip) or ${SHARD_RECORDS_FILE} in ${dirs.join(', ')}: run each shard with --shard i/n so it writes one`);
   }
   const run = await runOfShards(dirs);
   const output = resolve(reportDir);

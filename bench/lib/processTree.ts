@@ -6,7 +6,24 @@ export interface TreeRun {
   readonly wallMs: number;
   /** Highest sum of the resident set sizes of the process and all its descendants, sampled every 100 ms. */
   readonly peakTreeRssMb: number;
+  /** Highest resident set size of any one process of the tree (the CLI, a worker, the gateway host). */
+  readonly peakProcessRssMb: number;
+  /** CPU time (user + system) of every process of the tree, summed, as last sampled (Linux: /proc/<pid>/stat). */
+  readonly cpuMs: number;
   readonly stdout: string;
+}
+
+const TICK_MS = 10;
+
+/** utime + stime of a process, in milliseconds (USER_HZ is 100 on Linux). */
+function cpuOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Parent pid and resident set size (kB) of every process, from /proc (Linux). */
@@ -26,18 +43,18 @@ function processTable(): Map<number, { ppid: number; rssKb: number }> {
   return table;
 }
 
-function treeRssKb(root: number): number {
+function treeOf(root: number): Array<{ pid: number; rssKb: number }> {
   const table = processTable();
   const children = new Map<number, number[]>();
   for (const [pid, { ppid }] of table) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
-  let total = 0;
+  const tree: Array<{ pid: number; rssKb: number }> = [];
   const stack = [root];
   while (stack.length > 0) {
     const pid = stack.pop() as number;
-    total += table.get(pid)?.rssKb ?? 0;
+    tree.push({ pid, rssKb: table.get(pid)?.rssKb ?? 0 });
     stack.push(...(children.get(pid) ?? []));
   }
-  return total;
+  return tree;
 }
 
 /** Runs `node <args>` and samples the memory of its whole process tree (the CLI, Playwright's runner and workers). */
@@ -45,16 +62,27 @@ export function runMeasured(args: readonly string[], options: { cwd: string; env
   const started = performance.now();
   const child = spawn(process.execPath, [...args], { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'inherit'] });
   let peakKb = 0;
+  let peakProcessKb = 0;
+  const cpu = new Map<number, number>();
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  const sampler = setInterval(() => {
-    if (child.pid !== undefined) peakKb = Math.max(peakKb, treeRssKb(child.pid));
-  }, 100);
+  const sample = (): void => {
+    if (child.pid === undefined) return;
+    const tree = treeOf(child.pid);
+    peakKb = Math.max(peakKb, tree.reduce((sum, one) => sum + one.rssKb, 0));
+    for (const { pid, rssKb } of tree) {
+      peakProcessKb = Math.max(peakProcessKb, rssKb);
+      const used = cpuOf(pid);
+      if (used !== undefined) cpu.set(pid, used);
+    }
+  };
+  const sampler = setInterval(sample, 100);
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) => {
       clearInterval(sampler);
-      resolve({ code: code ?? -1, wallMs: performance.now() - started, peakTreeRssMb: peakKb / 1024, stdout });
+      const cpuMs = [...cpu.values()].reduce((sum, one) => sum + one, 0);
+      resolve({ code: code ?? -1, wallMs: performance.now() - started, peakTreeRssMb: peakKb / 1024, peakProcessRssMb: peakProcessKb / 1024, cpuMs, stdout });
     });
   });
 }

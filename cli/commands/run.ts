@@ -17,7 +17,7 @@ import { SUITES_CONFIG } from '../lib/repoPaths.js';
 import { runPlaywright } from '../lib/runPlaywright.js';
 
 /** Report entries a run writes; removed first so a reused folder never mixes two runs. */
-const GENERATED = ['matrix.json', 'matrix.md', 'matrix.html', 'junit.xml', 'allure-results', 'transcripts', 'replays', 'test-output', 'blob', 'run-config.json'];
+const GENERATED = ['matrix.json', 'matrix.md', 'matrix.html', 'junit.xml', 'allure-results', 'transcripts', 'replays', 'test-output', 'blob', 'run-config.json', 'shard-records.json'];
 
 /** The settings `contract-gate run <args>` would act on from its arguments alone (no configuration file). */
 export function parseRunOptions(args: readonly string[]): RunSettings {
@@ -45,10 +45,21 @@ export async function runCommand(settings: RunSettings): Promise<number> {
   for (const entry of GENERATED) rmSync(join(reportDir, entry), { recursive: true, force: true });
   process.stdout.write(`contract-gate: target ${config.target.label}; seed ${seed}${settings.seed === undefined ? ' (pass --seed to reproduce)' : ''}; report ${reportDir}\n`);
   const configPath = writeRunConfig(config);
-  const playwrightExit = await runPlaywright(['test', '-c', SUITES_CONFIG], { [RUN_CONFIG_ENV]: configPath });
-  const exitCode = verdictOf(reportDir, playwrightExit);
+  const runnerExit = config.runner === 'playwright' ? await runPlaywright(['test', '-c', SUITES_CONFIG], { [RUN_CONFIG_ENV]: configPath }) : await runEngine(config);
+  const exitCode = verdictOf(reportDir, runnerExit);
   if (settings.baseline) warnUnmatchedBaseline(settings.baseline, reportDir);
   return exitCode;
+}
+
+/**
+ * The run engine in this process (fixtures/inProcessRun.ts), the embedded gateways in one child process; resolves
+ * as Playwright's exit code would: 0 when every cell ended as expected.
+ */
+async function runEngine(config: RunConfig): Promise<number> {
+  const [{ runInProcess }, { ProgressLines }] = await Promise.all([import('../../fixtures/inProcessRun.js'), import('../../src/report/progressLines.js')]);
+  const progress = new ProgressLines(process.stdout, process.stdout.isTTY === true);
+  const { matrix } = await runInProcess(config, { placement: 'child-process', progress, fullReport: true });
+  return matrix.verdict === 'pass' && matrix.summary.notRun === 0 ? 0 : 1;
 }
 
 /** A baseline entry that names no cell of this run can never turn stale, so it is pointed out (not failed: --grep and --shard run subsets). */
@@ -64,11 +75,11 @@ function warnUnmatchedBaseline(baselinePath: string, reportDir: string): void {
   }
 }
 
-/** The exit code from the matrix the run wrote (the gate's source of truth) and Playwright's own exit code. */
-function verdictOf(reportDir: string, playwrightExit: number): number {
+/** The exit code from the matrix the run wrote (the gate's source of truth) and the runner's own exit code. */
+function verdictOf(reportDir: string, runnerExit: number): number {
   const matrixPath = join(reportDir, 'matrix.json');
   if (!existsSync(matrixPath)) {
-    process.stderr.write(`contract-gate: no matrix was written to ${matrixPath} (Playwright exited ${playwrightExit}); see the output above\n`);
+    process.stderr.write(`contract-gate: no matrix was written to ${matrixPath} (the runner exited ${runnerExit}); see the output above\n`);
     return EXIT.USAGE;
   }
   const matrix = parseMatrixJson(readFileSync(matrixPath, 'utf8'), matrixPath);
@@ -90,8 +101,8 @@ function verdictOf(reportDir: string, playwrightExit: number): number {
   );
   if (matrix.verdict === 'fail' || matrix.targetDown) return EXIT.FAILED;
   if (summary.notRun > 0) {
-    process.stderr.write(`contract-gate: ${summary.notRun} cell(s) did not run (Playwright exited ${playwrightExit}); see the output above\n`);
+    process.stderr.write(`contract-gate: ${summary.notRun} cell(s) did not run (the runner exited ${runnerExit}); see the output above\n`);
     return EXIT.USAGE;
   }
-  return playwrightExit === 0 ? EXIT.OK : EXIT.FAILED;
+  return runnerExit === 0 ? EXIT.OK : EXIT.FAILED;
 }

@@ -3,6 +3,8 @@ import type { ContractSet, MethodContract, SchemaAt, SchemaNode } from './contra
 import type { SchemaValidators } from './contract/schemaValidators.js';
 
 const ATTEMPTS = 8;
+/** Different values per subject and schema before they repeat. */
+const POOL_SIZE = 8;
 
 /** FNV-1a, 32 bit: a stable seed from the gateway seed, the method name and the call counter. */
 function hashSeed(text: string): number {
@@ -34,6 +36,8 @@ const FORMAT_SAMPLES: Record<string, string> = {
  */
 export class SchemaResponder {
   private readonly calls = new Map<string, number>();
+  /** Values made so far, per subject and schema: the `n`th call answers slot `n % POOL_SIZE`, made on its first use. */
+  private readonly pools = new Map<string, unknown[]>();
 
   constructor(
     private readonly contracts: ContractSet,
@@ -45,10 +49,23 @@ export class SchemaResponder {
     return method.result ? this.valueOf(method.result, method.name) : null;
   }
 
-  /** A seeded value of the schema `result`; `label` keys the per-subject call counter (a method, an event type, …). */
+  /**
+   * A seeded value of the schema `result`; `label` keys the per-subject call counter (a method, an event type, …).
+   * Values come from a small pool per subject and schema: making one (json-schema-faker, then validation) costs far
+   * more than answering, and a few different values per subject show a client as much as fresh ones would.
+   */
   valueOf(result: SchemaAt, label: string): unknown {
-    const counter = this.calls.get(label) ?? 0;
-    this.calls.set(label, counter + 1);
+    const key = `${label}\u0000${result.document.index}#${result.pointer}`;
+    const counter = this.calls.get(key) ?? 0;
+    this.calls.set(key, counter + 1);
+    let pool = this.pools.get(key);
+    if (!pool) this.pools.set(key, (pool = []));
+    const slot = counter % POOL_SIZE;
+    if (slot >= pool.length) pool.push(this.make(result, label, slot));
+    return structuredClone(pool[slot]);
+  }
+
+  private make(result: SchemaAt, label: string, counter: number): unknown {
     const base = hashSeed(`${this.seed}\u0000${label}\u0000${counter}`);
     let last: unknown = null;
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {

@@ -1,4 +1,5 @@
 import { assertFaultNames, startGateway, type GatewayOptions, type RunningGateway } from '../../gateway/index.js';
+import { startHostedGateway } from '../../gateway/host/hostedGateway.js';
 import { HarnessError } from '../../core/index.js';
 import { secretFromEnv } from '../../src/client/authSettings.js';
 import type { ReferenceGateway } from '../../src/profile/referenceGateway.js';
@@ -47,11 +48,14 @@ export function embeddedGatewayOptions(plan: RunPlan, overrides: GatewayOptions 
   };
 }
 
+/** What a scenario may do to the embedded gateway beyond connecting to it, wherever it runs. */
+export type RestartableGateway = Pick<RunningGateway, 'restart'>;
+
 const started = new WeakSet<object>();
 
 /** The embedded gateway of a target, when the reference gateway started it (scenarios that restart it need it). */
-export function referenceGatewayOf(gateway: object | undefined): RunningGateway | undefined {
-  return gateway !== undefined && started.has(gateway) ? (gateway as RunningGateway) : undefined;
+export function referenceGatewayOf(gateway: object | undefined): RestartableGateway | undefined {
+  return gateway !== undefined && started.has(gateway) ? (gateway as RestartableGateway) : undefined;
 }
 
 /** Parallel sessions that `/emit` the event types the drivers did not provoke. */
@@ -88,8 +92,10 @@ export const REFERENCE_GATEWAY: ReferenceGateway = {
       throw new HarnessError('USAGE', `--fault: ${(error as Error).message}`);
     }
   },
-  async start(plan) {
-    const gateway = await startGateway(embeddedGatewayOptions(plan));
+  async start(plan, placement = 'this-process') {
+    const options = embeddedGatewayOptions(plan);
+    const { log: _log, strict: _strict, plugins: _plugins, ...hosted } = options;
+    const gateway = placement === 'child-process' ? await startHostedGateway(hosted) : await startGateway(options);
     started.add(gateway);
     return gateway;
   },

@@ -6,17 +6,38 @@ export interface TranscriptSink {
   close(): void;
 }
 
+export interface FileSinkOptions {
+  /**
+   * Lines are gathered up to this many characters and written in one call (a method run records thousands of
+   * frames: one write each cost more than the run's judging); 0, the default, writes every line at once.
+   */
+  readonly bufferChars?: number;
+}
+
 /**
- * Appends to a file with synchronous writes: lines land in order and nothing queues in memory when the disk is
- * slower than the target.
+ * Appends to a file with synchronous writes: lines land in order and nothing queues in memory beyond
+ * `bufferChars` when the disk is slower than the target.
  */
-export function fileTranscriptSink(path: string): TranscriptSink {
+export function fileTranscriptSink(path: string, options: FileSinkOptions = {}): TranscriptSink {
   let fd: number | undefined = openSync(path, 'a');
+  const limit = options.bufferChars ?? 0;
+  let pending: string[] = [];
+  let pendingChars = 0;
+  const flush = (): void => {
+    if (fd === undefined || pending.length === 0) return;
+    writeSync(fd, pending.join(''));
+    pending = [];
+    pendingChars = 0;
+  };
   return {
     write(text) {
-      if (fd !== undefined) writeSync(fd, text);
+      if (fd === undefined) return;
+      pending.push(text);
+      pendingChars += text.length;
+      if (pendingChars >= limit) flush();
     },
     close() {
+      flush();
       if (fd !== undefined) closeSync(fd);
       fd = undefined;
     },

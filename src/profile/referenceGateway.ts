@@ -15,8 +15,11 @@ export interface ReferenceGateway {
   readonly label: string;
   /** Throws a usage error naming the first fault it does not know (`--fault`). */
   assertFaults(names: readonly string[]): void;
-  /** Starts one for the run's documents and options (faults, older wording, gated mode, seed). */
-  start(plan: RunPlan): Promise<EmbeddedGateway>;
+  /**
+   * Starts one for the run's documents and options (faults, older wording, gated mode, seed); `child-process`
+   * starts it in a child process that hosts every gateway this process starts so (default: in this process).
+   */
+  start(plan: RunPlan, placement?: 'this-process' | 'child-process'): Promise<EmbeddedGateway>;
   /**
    * Makes the gateway emit each of these declared event types once (the events its scripted drivers did not
    * provoke), on `client`, so that every event cell judges a real payload; returns the sessions it created.

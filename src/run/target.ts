@@ -36,7 +36,10 @@ function targetAuth(plan: RunPlan, token: string | undefined): Pick<Target, 'aut
   return { auth: connectionAuthFrom(settings, token, plan.profile), gated: targetIsGated(plan.config), tickets: undefined };
 }
 
-export async function openTarget(plan: RunPlan): Promise<Target> {
+/** Where an embedded gateway runs: in this process, or in the one child process that hosts this process's gateways. */
+export type TargetPlacement = 'this-process' | 'child-process';
+
+export async function openTarget(plan: RunPlan, placement: TargetPlacement = 'this-process'): Promise<Target> {
   const { target } = plan.config;
   if (target.kind === 'external') {
     const token = runToken(plan) ?? tokenInUrl(target.url);
@@ -44,7 +47,7 @@ export async function openTarget(plan: RunPlan): Promise<Target> {
   }
   const reference = plan.profile.referenceGateway;
   if (!reference) throw new HarnessError('USAGE', `the ${plan.profile.name} profile embeds no reference gateway: pass --target`);
-  const gateway = await reference.start(plan);
+  const gateway = await reference.start(plan, placement);
   const token = runToken(plan);
   return { kind: 'embedded', url: gateway.url, httpUrl: gateway.httpUrl, token, ...targetAuth(plan, token), label: target.label, gateway };
 }
@@ -52,8 +55,8 @@ export async function openTarget(plan: RunPlan): Promise<Target> {
 /** The target, or why it could not be opened: the setup stage records the reason instead of failing. */
 export type TargetAttempt = { target: Target } | { error: string };
 
-export function attemptTarget(plan: RunPlan): Promise<TargetAttempt> {
-  return openTarget(plan).then(
+export function attemptTarget(plan: RunPlan, placement?: TargetPlacement): Promise<TargetAttempt> {
+  return openTarget(plan, placement).then(
     (target): TargetAttempt => ({ target }),
     (error: unknown): TargetAttempt => ({ error: `the target could not be opened: ${error instanceof Error ? error.message : String(error)}` }),
   );

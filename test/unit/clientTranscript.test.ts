@@ -78,6 +78,23 @@ test('the file sink appends as entries arrive', () => {
   }
 });
 
+test('a buffered file sink writes once its buffer is full, and the rest on close', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'client-transcript-'));
+  try {
+    const path = join(dir, 't.txt');
+    const transcript = new Transcript(new Redactor([]), 20_000, 64 * 1024 * 1024, { sink: fileTranscriptSink(path, { bufferChars: 40 }), now: () => 0 });
+    transcript.record('>>', 'c1', '{"id":1}');
+    expect(readFileSync(path, 'utf8')).toBe('');
+    transcript.record('<<', 'c1', '{"id":1,"result":2}');
+    expect(readFileSync(path, 'utf8')).toBe('>> [c1 +0ms] {"id":1}\n<< [c1 +0ms] {"id":1,"result":2}\n');
+    transcript.record('>>', 'c1', '{"id":2}');
+    transcript.close();
+    expect(readFileSync(path, 'utf8')).toBe('>> [c1 +0ms] {"id":1}\n<< [c1 +0ms] {"id":1,"result":2}\n>> [c1 +0ms] {"id":2}\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('secrets added later are redacted from then on', () => {
   const transcript = new Transcript(new Redactor(['a-token']));
   transcript.addSecrets(['ticket-77']);

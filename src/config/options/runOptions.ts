@@ -82,9 +82,15 @@ export const RUN_OPTIONS = {
     default: 'contract-gate-report',
   },
   shard: { type: shard(), help: 'run shard i of n (writes a blob report for `contract-gate merge`)', commands: ['run'], field: false },
+  runner: {
+    type: choice(['in-process', 'playwright'], 'engine'),
+    help: 'what runs the cells: in-process (the run engine in the command, the reference gateway in one child process) or playwright (Playwright Test workers); same cells, same verdicts, same report',
+    commands: ['run'],
+    default: 'in-process',
+  },
   workers: {
     type: integer({ min: 1 }),
-    help: 'parallel Playwright workers',
+    help: 'cells run at once (lanes of the run engine, or Playwright workers)',
     commands: ['run'],
     defaultFrom: { text: '2 in CI, else half the CPUs', by: 'machine' },
   },

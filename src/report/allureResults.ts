@@ -1,0 +1,86 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
+import { copyFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AREA_TAG_PREFIX, CHECK_TAG_PREFIX, METHOD_TAG_PREFIX } from '../checks/tags.js';
+import type { CellStatus } from './matrixTypes.js';
+
+/**
+ * Allure result files (`<uuid>-result.json`, Allure's documented result format) of a run made without
+ * allure-playwright: the same labels the Playwright path gives a cell (epic = area, feature = subject, story =
+ * check, its tags), the run's parameters, and the transcript as an attachment. `allure generate` reads them as it
+ * reads allure-playwright's.
+ */
+export interface AllureCell {
+  /** `subject › check`. */
+  readonly title: string;
+  readonly tags: readonly string[];
+  readonly status: CellStatus;
+  readonly detail: string | undefined;
+  /** The failure message, when there is one. */
+  readonly message: string | undefined;
+  readonly start: number;
+  readonly stop: number;
+  /** Absolute path of the cell's transcript, attached when present. */
+  readonly transcriptPath: string | undefined;
+  /** The family (spec file) that declares the cell: the Allure suite. */
+  readonly suite: string;
+}
+
+const md5 = (text: string): string => createHash('md5').update(text).digest('hex');
+
+/** Allure's statuses: a failing check is `failed`; n/a and not-run cells are `skipped`. */
+function allureStatus(status: CellStatus): string {
+  if (status === 'fail' || status === 'stale' || status === 'flaky') return 'failed';
+  if (status === 'n/a' || status === 'not-run') return 'skipped';
+  return 'passed';
+}
+
+function tagLabels(tags: readonly string[]): Array<{ name: string; value: string }> {
+  const labels = tags.map((tag) => ({ name: 'tag', value: tag.replace(/^@/, '') }));
+  const value = (prefix: string): string | undefined => tags.find((tag) => tag.startsWith(prefix))?.slice(prefix.length);
+  for (const [name, prefix] of [['epic', AREA_TAG_PREFIX], ['feature', METHOD_TAG_PREFIX], ['story', CHECK_TAG_PREFIX]] as const) {
+    const found = value(prefix);
+    if (found !== undefined) labels.push({ name, value: found });
+  }
+  return labels;
+}
+
+/** Files written at once: thousands of small files go to the I/O threads in batches, off the run's thread. */
+const WRITES_AT_ONCE = 64;
+
+export async function writeAllureResults(resultsDir: string, cells: readonly AllureCell[], parameters: ReadonlyArray<{ name: string; value: string }>): Promise<void> {
+  mkdirSync(resultsDir, { recursive: true });
+  for (let first = 0; first < cells.length; first += WRITES_AT_ONCE) {
+    await Promise.all(cells.slice(first, first + WRITES_AT_ONCE).map((cell) => writeAllureResult(resultsDir, cell, parameters)));
+  }
+}
+
+async function writeAllureResult(resultsDir: string, cell: AllureCell, parameters: ReadonlyArray<{ name: string; value: string }>): Promise<void> {
+  const uuid = randomUUID();
+  const attachments: Array<{ name: string; source: string; type: string }> = [];
+  if (cell.transcriptPath && existsSync(cell.transcriptPath)) {
+    const source = `${randomUUID()}-attachment.txt`;
+    await copyFile(cell.transcriptPath, join(resultsDir, source));
+    attachments.push({ name: 'rpc-transcript', source, type: 'text/plain' });
+  }
+  const message = cell.message ?? cell.detail;
+  const result = {
+    uuid,
+    name: cell.title,
+    fullName: `contract-gate › ${cell.title}`,
+    historyId: md5(cell.title),
+    testCaseId: md5(cell.title),
+    status: allureStatus(cell.status),
+    statusDetails: message && cell.status !== 'pass' ? { message } : {},
+    stage: 'finished',
+    steps: [],
+    attachments,
+    parameters,
+    labels: [{ name: 'language', value: 'javascript' }, { name: 'framework', value: 'contract-gate' }, { name: 'suite', value: cell.suite }, ...tagLabels(cell.tags)],
+    links: [],
+    start: cell.start,
+    stop: cell.stop,
+  };
+  await writeFile(join(resultsDir, `${uuid}-result.json`), JSON.stringify(result));
+}

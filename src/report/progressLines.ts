@@ -1,0 +1,150 @@
+import { join } from 'node:path';
+import { ANNOTATION } from '../checks/tags.js';
+import type { CellStatus } from './matrixTypes.js';
+import { errorSummary, failsGate, type TestAnnotationRecord } from './matrixModel.js';
+
+/**
+ * The run's terminal progress, whichever runner feeds it (the Playwright reporter, the run engine). On a TTY: one
+ * line redrawn in place (method runs, checks done/total, failures, elapsed) and the failures listed at the end.
+ * Elsewhere (CI logs): one line per failure, one line per ~10% of progress, the final counts.
+ */
+export interface ProgressStream {
+  write(text: string): unknown;
+  columns?: number;
+}
+
+export interface ProgressFailure {
+  /** `subject × check`. */
+  readonly label: string;
+  /** What broke, with the replay command when there is one. */
+  readonly line: string;
+}
+
+export function formatElapsed(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  if (seconds < 60) return `${(ms / 1000).toFixed(1)}s`;
+  return `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, '0')}s`;
+}
+
+export class ProgressLines {
+  private total = 0;
+  private done = 0;
+  private runsTotal = 0;
+  private runsDone = 0;
+  private runsDecile = 0;
+  private lastDecile = 0;
+  private started = Date.now();
+  private readonly counts = new Map<CellStatus, number>();
+  private readonly failures: ProgressFailure[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly stream: ProgressStream,
+    private readonly tty: boolean,
+  ) {}
+
+  /** `checks` matrix cells will be judged after `runs` setup runs (one per method, the event sample). */
+  begin(checks: number, runs: number): void {
+    this.total = checks;
+    this.runsTotal = runs;
+    this.started = Date.now();
+    if (this.tty) {
+      this.timer = setInterval(() => this.redraw(), 1000);
+      this.timer.unref();
+      this.redraw();
+    } else {
+      this.print(`contract-gate: running ${this.total} checks${this.runsTotal ? ` after ${this.runsTotal} method runs` : ''}`);
+    }
+  }
+
+  runEnded(): void {
+    this.runsDone++;
+    if (this.tty) return this.redraw();
+    const decile = Math.floor((10 * this.runsDone) / this.runsTotal);
+    if (decile > this.runsDecile && this.runsDone < this.runsTotal) {
+      this.runsDecile = decile;
+      this.print(`method runs ${Math.floor((100 * this.runsDone) / this.runsTotal)}%: ${this.runsDone}/${this.runsTotal}, ${formatElapsed(Date.now() - this.started)}`);
+    }
+  }
+
+  /** A cell's final status; `failure` is read only when the status fails the gate. */
+  cellEnded(status: CellStatus, failure: () => ProgressFailure): void {
+    this.done++;
+    this.counts.set(status, (this.counts.get(status) ?? 0) + 1);
+    if (failsGate(status)) {
+      const found = failure();
+      this.failures.push(found);
+      if (!this.tty) this.print(`${status === 'stale' ? 'STALE' : 'FAIL'} ${found.label}: ${found.line}`);
+    }
+    if (this.tty) return this.redraw();
+    const decile = this.total ? Math.floor((10 * this.done) / this.total) : 10;
+    if (decile > this.lastDecile && this.done < this.total) {
+      this.lastDecile = decile;
+      this.print(`progress ${Math.floor((100 * this.done) / this.total)}%: ${this.done}/${this.total} checks, ${this.failures.length} failing, ${formatElapsed(Date.now() - this.started)}`);
+    }
+  }
+
+  error(line: string): void {
+    this.print(`error: ${line}`);
+  }
+
+  /** The failures (on a TTY) and the final counts; `outcome` is the runner's own word (passed, failed, …). */
+  end(outcome: string): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    if (this.tty) {
+      this.stream.write('\r\x1b[2K');
+      if (this.failures.length) {
+        this.stream.write(`Failures (${this.failures.length}):\n`);
+        for (const failure of this.failures) this.stream.write(`  ✗ ${failure.label}\n      ${failure.line}\n`);
+      }
+    }
+    this.print(this.finalLine(outcome));
+  }
+
+  private finalLine(outcome: string): string {
+    const count = (status: CellStatus): number => this.counts.get(status) ?? 0;
+    const parts = [
+      `${count('pass')} passed`,
+      `${count('fail')} failed`,
+      ...(count('stale') ? [`${count('stale')} stale baseline`] : []),
+      ...(count('known-fail') ? [`${count('known-fail')} known`] : []),
+      ...(count('n/a') ? [`${count('n/a')} n/a`] : []),
+      ...(count('flaky') ? [`${count('flaky')} flaky`] : []),
+      ...(count('not-run') ? [`${count('not-run')} not run`] : []),
+      ...(this.total > this.done ? [`${this.total - this.done} did not run`] : []),
+    ];
+    return `contract-gate: ${this.total} checks in ${formatElapsed(Date.now() - this.started)}: ${parts.join(', ')} (${outcome})`;
+  }
+
+  private redraw(): void {
+    const runs = this.runsDone < this.runsTotal ? `${this.runsDone}/${this.runsTotal} method runs · ` : '';
+    const line = `contract-gate  ${runs}${this.done}/${this.total} checks · ${this.failures.length} failing · ${formatElapsed(Date.now() - this.started)}`;
+    const width = this.stream.columns ?? 120;
+    this.stream.write(`\r\x1b[2K${line.length > width - 1 ? line.slice(0, width - 1) : line}`);
+  }
+
+  private print(line: string): void {
+    // On a TTY the live line is cleared first so that a message never lands in the middle of it.
+    this.stream.write(`${this.tty ? '\r\x1b[2K' : ''}${line}\n`);
+    if (this.tty && this.timer) this.redraw();
+  }
+}
+
+const MAX_DETAIL_CHARS = 400;
+
+/** A failing cell's one-line detail (what broke) and, when a replay file was written, the command that re-sends it. */
+export function failureLineOf(annotations: readonly TestAnnotationRecord[], errors: readonly string[], status: CellStatus, reportDir: string | undefined): string {
+  const annotation = (type: string): string | undefined => annotations.find((a) => a.type === type)?.description;
+  const detail = annotation(ANNOTATION.detail);
+  const line =
+    detail && status !== 'stale'
+      ? detail.length > MAX_DETAIL_CHARS
+        ? `${detail.slice(0, MAX_DETAIL_CHARS)}…`
+        : detail
+      : status === 'stale'
+        ? 'expected to fail (baseline) but passed: remove the baseline entry'
+        : (errorSummary(errors) ?? 'failed');
+  const replay = annotation(ANNOTATION.replayFile);
+  return replay ? `${line}\n      replay: npx contract-gate replay ${reportDir ? join(reportDir, replay) : replay}` : line;
+}

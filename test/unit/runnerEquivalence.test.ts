@@ -1,0 +1,50 @@
+import { expect, test } from '@playwright/test';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO } from './helpers/cliRunner.js';
+import { cellKey, FAULT_CASES, type FaultCase } from '../selftest/faultExpectations.js';
+import { type CaseRun, runCase } from '../selftest/selfTestRun.js';
+
+/*
+ * The run engine (`--runner in-process`, the default) and Playwright (`--runner playwright`) run the same cell
+ * declarations: on the same seed they must give every cell the same status, on a clean gateway and on a faulty one.
+ * Both go through the CLI, so the engine runs as users run it (the preparations' gateways in one child process).
+ */
+
+const DIR = join(REPO, 'test-results', 'runner-equivalence');
+/** Every family of cells on the 33-method document, two lanes / two workers. */
+const ARGS = ['--workers', '2'];
+const CLEAN_ARGS = ['--contract', 'profiles/hermes/contracts/session-lifecycle.openrpc.json', ...ARGS];
+const PLAYWRIGHT = ['--runner', 'playwright'];
+/** A fault whose failing cells the self-test pins down: here the whole document runs, not only its rows. */
+const FAULTY = FAULT_CASES.find((faultCase) => faultCase.fault === 'params.unknown-keys-accepted') as FaultCase;
+
+const statuses = (run: CaseRun): string[] => run.cells.map((cell) => `${cell.method} × ${cell.check}: ${cell.status}`);
+const context = (run: CaseRun): string => `${run.reportDir}\n${run.stdout.slice(-1_500)}\n${run.stderr.slice(-1_500)}`;
+
+test.describe.configure({ mode: 'parallel' });
+
+test('on the session-lifecycle document the engine gives every cell the status Playwright gives it, and writes the same report files', async () => {
+  test.setTimeout(6 * 60_000);
+  rmSync(join(DIR, 'clean'), { recursive: true, force: true });
+  const [engine, playwright] = await Promise.all([runCase(undefined, join(DIR, 'clean', 'engine'), undefined, CLEAN_ARGS), runCase(undefined, join(DIR, 'clean', 'playwright'), undefined, [...CLEAN_ARGS, ...PLAYWRIGHT])]);
+  expect(playwright.code, context(playwright)).toBe(0);
+  expect(engine.code, context(engine)).toBe(0);
+  expect(engine.cells.length).toBeGreaterThan(300);
+  expect(statuses(engine)).toEqual(statuses(playwright));
+  for (const file of ['matrix.json', 'matrix.md', 'matrix.html', 'junit.xml']) expect.soft(existsSync(join(engine.reportDir, file)), file).toBe(true);
+  const allure = readdirSync(join(engine.reportDir, 'allure-results')).filter((name) => name.endsWith('-result.json'));
+  expect(allure).toHaveLength(engine.cells.length);
+  expect(engine.stdout).toMatch(/contract-gate: \d+ checks in [\d.]+s: \d+ passed, 0 failed/);
+});
+
+test(`with the gateway fault ${FAULTY.fault} the engine fails the cells Playwright fails, and no other`, async () => {
+  test.setTimeout(6 * 60_000);
+  rmSync(join(DIR, 'faulty'), { recursive: true, force: true });
+  const [engine, playwright] = await Promise.all([runCase(FAULTY, join(DIR, 'faulty', 'engine'), undefined, ARGS), runCase(FAULTY, join(DIR, 'faulty', 'playwright'), undefined, [...ARGS, ...PLAYWRIGHT])]);
+  expect(playwright.code, context(playwright)).toBe(1);
+  expect(engine.code, context(engine)).toBe(1);
+  expect(engine.failing).toEqual(expect.arrayContaining(FAULTY.failing.map(cellKey)));
+  expect(statuses(engine)).toEqual(statuses(playwright));
+  expect(engine.stdout).toContain(`FAIL ${FAULTY.failing[0]?.subject} × ${FAULTY.failing[0]?.check}`);
+});
