@@ -3,7 +3,7 @@ import type { Redactor } from '../client/redact.js';
 import type { CodeProfile } from '../checks/codeProfile.js';
 import type { CaseRecord } from '../conformance/methodRunTypes.js';
 import { buildReplayFile, type ReplayFile } from '../replay/replayFile.js';
-import { isJsonObject, type JsonValue } from '../../core/index.js';
+import { isJsonObject, rpcIdKey, type JsonValue } from '../../core/index.js';
 import type { FindingRecord } from './findings.js';
 import type { ConnectionRecord } from './proxyWatch.js';
 
@@ -112,7 +112,8 @@ function frameReplay(record: FindingRecord, connection: ConnectionRecord, contex
     } catch {
       id = undefined;
     }
-    const answer = id === undefined ? undefined : received.find((r) => r.id !== undefined && JSON.stringify(r.id) === JSON.stringify(id))?.text;
+    const key = rpcIdKey(id);
+    const answer = key === undefined ? undefined : received.find((r) => rpcIdKey(r.id) === key)?.text;
     const entry = { text: context.redactor.redact(frame.text), afterMs: Math.max(0, frame.at - previous), ...(answer !== undefined ? { answer: context.redactor.redact(answer) } : {}) };
     previous = frame.at;
     return entry;

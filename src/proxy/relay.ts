@@ -184,7 +184,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
   const pairs = new Set<{ client: WebSocket; upstream: WebSocket }>();
   const pending = new Set<WebSocket>();
   const tap = deferredTap();
-  const safely = tap.later;
+  const tell = tap.later;
   let counter = 0;
 
   const server = createServer((request, response) => forwardHttp(options.upstream, request, response));
@@ -212,7 +212,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
     const end = (by: FrameSide, code: number, reason: Buffer): void => {
       if (ended) return;
       ended = true;
-      safely(() => options.tap.closed(conn, by, code, reason.toString('utf8')));
+      tell(() => options.tap.closed(conn, by, code, reason.toString('utf8')));
     };
     socket.once('close', () => {
       if (!client) upstream.terminate();
@@ -224,7 +224,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => {
         answerHttp(socket, response.statusCode ?? 502, response.statusMessage ?? '', response.headers, Buffer.concat(chunks));
-        safely(() => options.tap.refused(conn, `the upstream answered the upgrade with HTTP ${response.statusCode ?? '?'}`, false));
+        tell(() => options.tap.refused(conn, `the upstream answered the upgrade with HTTP ${response.statusCode ?? '?'}`, false));
       });
       response.on('error', () => socket.destroy());
     });
@@ -232,7 +232,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
       pending.delete(upstream);
       if (client || answeredByUpstream) return;
       answerHttp(socket, 502, 'Bad Gateway', { 'content-type': 'text/plain; charset=utf-8' }, Buffer.from(`contract-gate proxy: upstream unreachable: ${error.message}\n`));
-      safely(() => options.tap.refused(conn, `upstream unreachable: ${error.message}`, true));
+      tell(() => options.tap.refused(conn, `upstream unreachable: ${error.message}`, true));
     });
     upstream.on('message', (data, isBinary) => {
       const bytes = toBuffer(data);
@@ -241,7 +241,7 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
         return;
       }
       toClient?.(bytes, isBinary);
-      safely(() => options.tap.frame(conn, 'server', bytes, isBinary));
+      tell(() => options.tap.frame(conn, 'server', bytes, isBinary));
     });
     upstream.on('open', () => {
       pending.delete(upstream);
@@ -253,15 +253,15 @@ export async function startRelay(options: RelayOptions): Promise<RunningRelay> {
         toUpstream = coalescedSender(upstream);
         const pair = { client: accepted, upstream };
         pairs.add(pair);
-        safely(() => options.tap.opened(conn, { requestUrl: request.url ?? '/', protocol: upstream.protocol, secrets: secretsOf(request) }));
+        tell(() => options.tap.opened(conn, { requestUrl: request.url ?? '/', protocol: upstream.protocol, secrets: secretsOf(request) }));
         for (const [bytes, isBinary] of early.splice(0)) {
           accepted.send(bytes, { binary: isBinary });
-          safely(() => options.tap.frame(conn, 'server', bytes, isBinary));
+          tell(() => options.tap.frame(conn, 'server', bytes, isBinary));
         }
         accepted.on('message', (data, isBinary) => {
           const bytes = toBuffer(data);
           toUpstream?.(bytes, isBinary);
-          safely(() => options.tap.frame(conn, 'client', bytes, isBinary));
+          tell(() => options.tap.frame(conn, 'client', bytes, isBinary));
         });
         accepted.on('error', () => undefined);
         accepted.on('close', (code, reason) => {
