@@ -138,34 +138,46 @@ function coalescedSender(ws: WebSocket): (data: Buffer, binary: boolean) => void
   };
 }
 
+/** How long the tap is told about queued frames before pending reads get their turn again. */
+const TAP_SLICE_MS = 1;
+
 /**
  * Tells the tap what happened once the frames of this turn are on their way: calls are queued in order and run
- * after pending I/O (setImmediate), so judging never delays a write. A throwing tap changes nothing.
+ * after pending I/O (setImmediate), in slices of about a millisecond, so that judging neither delays a write nor
+ * holds the next reads for long. A throwing tap changes nothing.
  */
 function deferredTap(): { later(call: () => void): void; drain(): void } {
-  const queue: Array<() => void> = [];
+  let queue: Array<() => void> = [];
+  let next = 0;
   let scheduled = false;
-  const drain = (): void => {
-    scheduled = false;
-    // Calls queued while draining run in this pass, in order.
-    for (let i = 0; i < queue.length; i++) {
+  const run = (until: number): void => {
+    while (next < queue.length && performance.now() < until) {
       try {
-        (queue[i] as () => void)();
+        (queue[next++] as () => void)();
       } catch {
         // The observer's failure never reaches the traffic.
       }
     }
-    queue.length = 0;
+    if (next < queue.length) return;
+    queue = [];
+    next = 0;
+  };
+  const slice = (): void => {
+    scheduled = false;
+    run(performance.now() + TAP_SLICE_MS);
+    if (next < queue.length) schedule();
+  };
+  const schedule = (): void => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(slice);
   };
   return {
     later(call) {
       queue.push(call);
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(drain);
-      }
+      schedule();
     },
-    drain,
+    drain: () => run(Number.POSITIVE_INFINITY),
   };
 }
 
