@@ -1,4 +1,5 @@
 import { CHECKS } from '../checks/checkCatalogue.js';
+import { addEvidence, type Evidence, evidenceFromAnnotations, isEvidenced } from '../checks/evidence.js';
 import { ANNOTATION, cellFromTags, REACHED_PREFIX } from '../checks/tags.js';
 import type { CellStatus, Matrix, MatrixCell, KindCoverage, MatrixCoverage, MatrixRun, MatrixSummary } from './matrixTypes.js';
 
@@ -29,6 +30,8 @@ export interface TestVerdict {
   detail?: string;
   transcript?: string;
   replay?: string;
+  evidence?: Evidence;
+  attempts?: number;
 }
 
 /**
@@ -135,6 +138,8 @@ export function classifyTest(record: TestRecord): TestVerdict {
   const replay = note(record, ANNOTATION.replayFile);
   if (transcript) verdict.transcript = transcript;
   if (replay) verdict.replay = replay;
+  const evidence = evidenceFromAnnotations(record.annotations);
+  if (evidence) verdict.evidence = evidence;
   if (verdict.detail === undefined) delete verdict.detail;
   return verdict;
 }
@@ -161,6 +166,13 @@ interface CellAccumulator {
 
 function mergeIntoCell(acc: CellAccumulator, verdict: TestVerdict): void {
   const current = acc.cell.status;
+  const evidence = acc.cell.evidence && verdict.evidence ? addEvidence(acc.cell.evidence, verdict.evidence) : (acc.cell.evidence ?? verdict.evidence);
+  mergeVerdict(acc, verdict, current);
+  // Every test of a cell observed for it, whichever verdict wins.
+  if (evidence) acc.cell.evidence = evidence;
+}
+
+function mergeVerdict(acc: CellAccumulator, verdict: TestVerdict, current: CellStatus): void {
   if (SEVERITY[verdict.status] > SEVERITY[current]) {
     acc.cell = { method: acc.cell.method, check: acc.cell.check, ...verdict };
     acc.worstCount = 1;
@@ -208,9 +220,10 @@ function coverageOf(cells: readonly MatrixCell[], records: readonly TestRecord[]
 }
 
 export function summarize(cells: readonly MatrixCell[]): MatrixSummary {
-  const summary: MatrixSummary = { pass: 0, fail: 0, knownFail: 0, stale: 0, na: 0, notRun: 0, flaky: 0 };
+  const summary: MatrixSummary = { pass: 0, fail: 0, knownFail: 0, stale: 0, na: 0, notRun: 0, flaky: 0, passWithoutEvidence: 0 };
   const key: Record<CellStatus, keyof MatrixSummary> = { pass: 'pass', fail: 'fail', 'known-fail': 'knownFail', stale: 'stale', 'n/a': 'na', 'not-run': 'notRun', flaky: 'flaky' };
   for (const cell of cells) summary[key[cell.status]] = (summary[key[cell.status]] ?? 0) + 1;
+  summary.passWithoutEvidence = cells.filter((cell) => cell.status === 'pass' && !isEvidenced(cell.evidence)).length;
   return summary;
 }
 

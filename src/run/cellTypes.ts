@@ -1,4 +1,5 @@
 import type { CheckId } from '../checks/checkCatalogue.js';
+import type { Evidence } from '../checks/evidence.js';
 import type { Violation } from '../checks/violation.js';
 import type { RpcClient, RpcClientOptions } from '../client/rpcClient.js';
 import type { Transcript } from '../client/transcript.js';
@@ -21,6 +22,11 @@ export interface CellVerdict {
   replayFile?: string;
   /** Extra lines for the failure message (seed, replay command, counterexample). */
   context?: string[];
+  /**
+   * What the judge observed, where it knows better than the cell's transcript (src/run/transcriptEvidence.ts):
+   * the counts it names replace the transcript's.
+   */
+  evidence?: Partial<Evidence>;
 }
 
 /** Where a cell leaves evidence beside its verdict (Playwright's TestInfo is one). */
