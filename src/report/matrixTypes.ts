@@ -97,12 +97,14 @@ export interface MatrixRun {
   seed: number | null;
   /** "i/n" when the matrix covers one shard only. */
   shard?: string;
+  /** `--fail-on-flaky`: a flaky cell fails the verdict (absent: it does not). */
+  failOnFlaky?: boolean;
 }
 
 export interface Matrix extends MatrixRun {
   /** ISO 8601 time at which the matrix was built. */
   generatedAt: string;
-  /** `fail` iff at least one cell is `fail` or `stale`. */
+  /** `fail` iff at least one cell is `fail` or `stale`, or `flaky` under `failOnFlaky`. */
   verdict: 'pass' | 'fail';
   summary: MatrixSummary;
   /** Sorted by subject, then by the check's position in the catalogue. */

@@ -11,9 +11,12 @@ import type { Target } from './target.js';
  * (fixtures/conformance.ts), the in-process runner runs the same declarations (fixtures/inProcessRun.ts).
  */
 
-/** What a cell concludes; `fail` carries the violations; `not-run` means it was never judged (the target went down). */
+/**
+ * What a cell concludes; `fail` carries the violations; `not-run` means it was never judged (the target went down);
+ * `flaky` failed, then passed when retried with the same seed and cases (`--retries`, src/run/cellRetries.ts).
+ */
 export interface CellVerdict {
-  status: 'pass' | 'fail' | 'n/a' | 'not-run';
+  status: 'pass' | 'fail' | 'n/a' | 'not-run' | 'flaky';
   detail: string;
   violations: Violation[];
   /** Methods that answered a success during this cell (coverage). */
@@ -27,6 +30,8 @@ export interface CellVerdict {
    * the counts it names replace the transcript's.
    */
   evidence?: Partial<Evidence>;
+  /** Attempts made when the cell was retried (1 + the retries it took). */
+  attempts?: number;
 }
 
 /** Where a cell leaves evidence beside its verdict (Playwright's TestInfo is one). */
@@ -70,7 +75,10 @@ export interface CellDeclaration {
    * it takes precedence over a target that went down, since the cell would never have applied.
    */
   readonly inapplicable?: (plan: RunPlan) => string | undefined;
-  readonly run: { readonly kind: 'live'; readonly body: CellBody } | { readonly kind: 'judge'; readonly judge: JudgeBody };
+  readonly run:
+    | { readonly kind: 'live'; readonly body: CellBody }
+    /** `rejudge` records afresh what the judge judges (the method's run, the event sample) and judges that: a retry. */
+    | { readonly kind: 'judge'; readonly judge: JudgeBody; readonly rejudge?: CellBody };
 }
 
 /** Setup work whose results several cells judge: one method's run, or the event sample. */
