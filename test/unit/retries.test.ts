@@ -47,7 +47,7 @@ test('a target whose first answer is wrong: without retries the cell fails; --re
   }
 });
 
-const verdict = (status: CellVerdict['status'], detail = status): CellVerdict => ({ status, detail, violations: [] });
+const verdict = (status: CellVerdict['status'], detail: string = status): CellVerdict => ({ status, detail, violations: [] });
 
 test('withRetries: a pass is never retried, a failure is retried up to N times, the first pass makes it flaky, and a failure on every attempt keeps the first one', async () => {
   let calls = 0;
