@@ -34,6 +34,7 @@ export function verdictSentence(matrix: Matrix): string {
   const caveats: string[] = [];
   if (summary.knownFail) caveats.push(`${plural(summary.knownFail, 'known failure', 'known failures')} from the baseline`);
   if (summary.notRun) caveats.push(`${plural(summary.notRun, 'check', 'checks')} did not run`);
+  if (summary.flaky) caveats.push(`${plural(summary.flaky, 'check is', 'checks are')} flaky (failed, then passed on a retry)`);
   return `PASS: every check holds${caveats.length ? ` (${caveats.join(', ')})` : ''}.`;
 }
 
