@@ -1,8 +1,14 @@
 /** Exit codes are part of the CI contract and documented in the README. */
 export const EXIT = {
-  /** Every check holds or is a known failure in the baseline (or: nothing breaking, for skew). */
+  /**
+   * Every check holds or is a known failure in the baseline (or: nothing breaking, for skew). Flaky cells (failed,
+   * then passed on a `--retries` attempt) exit 0 too, unless `--fail-on-flaky`.
+   */
   OK: 0,
-  /** A check failed, a baseline entry is stale (or: a breaking skew finding, a reproduced failure for replay). */
+  /**
+   * A check failed, a baseline entry is stale, or a cell is flaky under `--fail-on-flaky` (or: a breaking skew
+   * finding, a reproduced failure for replay).
+   */
   FAILED: 1,
   /** Usage or harness error: bad arguments, target unreachable, contract invalid. */
   USAGE: 2,

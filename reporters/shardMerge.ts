@@ -58,8 +58,8 @@ async function runOfShards(blobDirs: readonly string[]): Promise<MatrixRun> {
   let from = '';
   for (const dir of blobDirs) {
     for (const path of await findFiles(dir, (name) => name === MATRIX_FILES.json)) {
-      const { target, contracts, seed } = parseMatrixJson(await readFile(path, 'utf8'), path);
-      const shardRun: MatrixRun = { target, contracts, seed };
+      const { target, contracts, seed, failOnFlaky } = parseMatrixJson(await readFile(path, 'utf8'), path);
+      const shardRun: MatrixRun = { target, contracts, seed, ...(failOnFlaky ? { failOnFlaky } : {}) };
       const mismatch = run && sameRun(run, shardRun);
       if (mismatch) throw new HarnessError('USAGE', `cannot merge ${from} and ${path}: ${mismatch}`);
       run ??= shardRun;

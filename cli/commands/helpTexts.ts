@@ -8,8 +8,10 @@ upward, or --config FILE) under its name in camelCase (--report-dir → reportDi
 defaults. Secrets are never in the file: name the variables that hold them (tokenEnv, passwordEnv, …).
 \`contract-gate init\` writes a starter file; docs/configuration.md lists every key.
 
-Exit codes: 0 every check holds or is a known failure in the baseline; 1 a check failed or a baseline entry
-is stale; 2 usage or harness error (target unreachable, contract invalid, bad arguments).
+Exit codes: 0 every check holds or is a known failure in the baseline (flaky cells included, unless
+--fail-on-flaky); 1 a check failed, a baseline entry is stale, or a cell is flaky under --fail-on-flaky; 2 usage or
+harness error (target unreachable, contract invalid, bad arguments). A flaky cell failed, then passed when
+--retries ran it again with the same seed and cases: it is reported as flaky, never as pass.
 
 Examples:
   npx contract-gate run

@@ -96,9 +96,12 @@ function verdictOf(reportDir: string, runnerExit: number): number {
     process.stdout.write(`contract-gate: traffic — ${requestsSent} requests sent, peak ${peakInFlight} in flight per worker, ${timeouts} timed out\n`);
   }
   process.stdout.write(
-    `contract-gate: ${word} — ${summary.pass} pass, ${summary.fail} fail, ${summary.knownFail} known, ${summary.stale} stale, ${summary.na} n/a, ${summary.notRun} not run; ` +
+    `contract-gate: ${word} — ${summary.pass} pass (${summary.passWithoutEvidence ?? 0} with no evidence), ${summary.fail} fail, ${summary.flaky ?? 0} flaky, ${summary.knownFail} known, ${summary.stale} stale, ${summary.na} n/a, ${summary.notRun} not run; ` +
       `coverage ${coverage.reached.length}/${coverage.methods} methods${coverage.events?.total ? `, ${coverage.events.seen.length}/${coverage.events.total} events` : ''}${coverage.serverRequests?.total ? `, ${coverage.serverRequests.seen.length}/${coverage.serverRequests.total} server requests` : ''}; matrix ${join(reportDir, 'matrix.md')}\n`,
   );
+  for (const cell of matrix.cells.filter((c) => c.status === 'flaky')) {
+    process.stdout.write(`contract-gate: flaky after ${cell.attempts ?? '?'} attempts: ${cell.method} × ${cell.check}${matrix.failOnFlaky ? ' (fails the gate: --fail-on-flaky)' : ''}\n`);
+  }
   if (matrix.verdict === 'fail' || matrix.targetDown) return EXIT.FAILED;
   if (summary.notRun > 0) {
     process.stderr.write(`contract-gate: ${summary.notRun} cell(s) did not run (the runner exited ${runnerExit}); see the output above\n`);

@@ -26,4 +26,20 @@ export const RESULT_FAULTS: readonly GatewayFault[] = [
     check: 'result.schema',
     install: (seams) => seams.funnel.use(onResults('session.title', (result) => ({ ...result, debug: true }))),
   },
+  {
+    // A flaky target: the same request is answered wrong once, then right (what --retries must report as flaky).
+    name: 'result.first-answer-wrong',
+    breaks: "the first session.usage result of the gateway's life reports input as a string; every later one is right",
+    check: 'result.schema',
+    install: (seams) => {
+      let answered = false;
+      return seams.funnel.use(
+        onResults('session.usage', (result) => {
+          if (answered) return result;
+          answered = true;
+          return { ...result, input: String(result['input']) };
+        }),
+      );
+    },
+  },
 ];

@@ -25,6 +25,10 @@ export const ANNOTATION = {
   seed: 'contract-gate.seed',
   /** The cell was not judged (the target went down or became slow before it): not-run with this reason. */
   notRun: 'contract-gate.not-run',
+  /** The cell failed, then passed on a retry (`--retries`): flaky with this detail. */
+  flaky: 'contract-gate.flaky',
+  /** Attempts the cell took when it was retried. */
+  attempts: 'contract-gate.attempts',
 } as const;
 
 /** Names a cell reports as reached, by kind: plain for methods, `event:` and `server-request:` prefixed for the others. */

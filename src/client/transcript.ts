@@ -38,6 +38,7 @@ export class Transcript {
   private readonly now: () => number;
   private readonly started: number;
   private count = 0;
+  private sent = 0;
   private chars = 0;
 
   constructor(
@@ -66,6 +67,7 @@ export class Transcript {
     const kept = dir !== '<<' ? redacted : redacted === text && clipped !== undefined ? clipped : clipText(redacted);
     this.chars += kept.length;
     this.count++;
+    if (dir === '>>') this.sent++;
     const entry = { dir, conn, at: this.now() - this.started, text: kept };
     const { sink } = this.streaming;
     if (!sink) {
@@ -76,6 +78,11 @@ export class Transcript {
     this.entries.push(entry);
     if (this.entries.length > (this.streaming.keepLast ?? 0)) this.entries.shift();
     if (this.truncated) sink.write(`${this.truncationLine()}\n`);
+  }
+
+  /** Frames the harness sent, counted also when streaming keeps only the last entries. */
+  get sentCount(): number {
+    return this.sent;
   }
 
   get truncated(): boolean {

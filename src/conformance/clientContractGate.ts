@@ -33,6 +33,8 @@ export function clientPayloads(contract: Contract, method: ContractMethod): Clie
 export interface ClientGateResult {
   violations: Violation[];
   sent: number;
+  /** Payloads the target answered (accepted or not). */
+  answered: number;
   /** "method.path (observed error)" lines for the summary. */
   breaks: string[];
 }
@@ -55,11 +57,15 @@ export async function runClientContractGate(input: {
   const violations: Violation[] = [];
   const breaks: string[] = [];
   const payloads = clientPayloads(client, method);
+  let answered = 0;
   for (const { key, payload } of payloads) {
     const bound = await (fresh ? binder.fork() : binder).bind(method.name, payload).catch(() => payload);
     const exchange = await caller.call(method.name, bound, { timeoutMs: input.timeoutMs });
     const kind = classifyExchange(exchange, profile);
-    if (kind !== 'contract-rejection' && kind !== 'unknown-method') continue;
+    // Silence is not acceptance: a payload nothing answered was never seen to be accepted.
+    const unanswered = exchange.response === undefined;
+    if (!unanswered) answered++;
+    if (!unanswered && kind !== 'contract-rejection' && kind !== 'unknown-method') continue;
     const where = key === '' ? method.name : key === '*' ? `${method.name} (every optional key)` : `${method.name}.${key}`;
     const line = `${where} (${describeExchange(exchange)})`;
     breaks.push(line);
@@ -68,5 +74,5 @@ export async function runClientContractGate(input: {
   // The every-key payload only adds information when no single key explains its rejection.
   const single = breaks.filter((line) => !line.includes('(every optional key)'));
   const kept = single.length > 0 ? single : breaks;
-  return { violations: violations.filter((v) => kept.some((line) => v.message.endsWith(line))), sent: payloads.length, breaks: kept };
+  return { violations: violations.filter((v) => kept.some((line) => v.message.endsWith(line))), sent: payloads.length, answered, breaks: kept };
 }

@@ -97,7 +97,12 @@ function judges(inputs: VerdictInputs): Record<MethodCheckId, Judge> {
     'envelope.jsonrpc-version': envelope('envelope.jsonrpc-version'),
     'envelope.id-echo': envelope('envelope.id-echo'),
     'envelope.result-xor-error': envelope('envelope.result-xor-error'),
-    'envelope.error-shape': envelope('envelope.error-shape'),
+    'envelope.error-shape': {
+      // Only an error answer has an error object to judge: a run that received none has seen nothing of this rule.
+      applies: (r) => isJsonObject(r.exchange.response) && 'error' in r.exchange.response && !('result' in r.exchange.response),
+      judge: (r) => ENVELOPE_CHECKS['envelope.error-shape'](r.exchange),
+      nothingToJudge: 'no error answer was received to judge',
+    },
     'envelope.error-hygiene': {
       applies: (r) => r.exchange.response !== undefined && isJsonObject(r.exchange.response) && r.exchange.response['error'] !== undefined,
       judge: (r) => checkErrorHygiene(r.exchange, inputs.secrets ?? []),

@@ -1,4 +1,5 @@
 import { CHECKS } from '../checks/checkCatalogue.js';
+import { addEvidence, type Evidence, evidenceFromAnnotations, isEvidenced } from '../checks/evidence.js';
 import { ANNOTATION, cellFromTags, REACHED_PREFIX } from '../checks/tags.js';
 import type { CellStatus, Matrix, MatrixCell, KindCoverage, MatrixCoverage, MatrixRun, MatrixSummary } from './matrixTypes.js';
 
@@ -29,14 +30,16 @@ export interface TestVerdict {
   detail?: string;
   transcript?: string;
   replay?: string;
+  evidence?: Evidence;
+  attempts?: number;
 }
 
 /**
  * Severity used when several tests share a cell; the highest wins.
  * - stale and fail fail the gate. stale ranks first because a stale entry is what would hide this cell's
  *   failures on the next run: the baseline must be fixed before the cell can report honestly.
- * - flaky (passed only on a retry) fails the gate too: a target that answers the same request two ways is not
- *   conformant, and a retry must never turn that into a pass.
+ * - flaky (failed, then passed on a retry) is never a pass: a target that answers the same request two ways is
+ *   not conformant. It fails the gate under --fail-on-flaky only (see failsGate).
  * - not-run is next: a gap means "unknown", which must never be covered by a known failure or a pass.
  * - known-fail is a real, accepted defect, so it outranks pass.
  * - n/a ranks last: "nothing to check here" says less than any result.
@@ -51,8 +54,12 @@ export function worseStatus(a: CellStatus, b: CellStatus): CellStatus {
   return SEVERITY[b] > SEVERITY[a] ? b : a;
 }
 
-export function failsGate(status: CellStatus): boolean {
-  return status === 'fail' || status === 'stale' || status === 'flaky';
+/**
+ * Whether a cell of this status fails the gate. A flaky cell fails it only under `--fail-on-flaky`; reports that
+ * list what needs looking at (`flakyFails` left at true) show it beside the failures either way.
+ */
+export function failsGate(status: CellStatus, flakyFails = true): boolean {
+  return status === 'fail' || status === 'stale' || (status === 'flaky' && flakyFails);
 }
 
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
@@ -111,8 +118,11 @@ function classify(record: TestRecord): { status: CellStatus; detail?: string } {
     case 'expected':
       if (expectsFailure) return { status: 'known-fail', detail: join(baselineReason ?? 'expected failure', detail ?? errorLine(record)) };
       if (hasNote(record, ANNOTATION.notApplicable)) return { status: 'n/a', detail: skipReason };
+      if (hasNote(record, ANNOTATION.flaky)) return { status: 'flaky', detail: note(record, ANNOTATION.flaky) ?? detail };
       return { status: 'pass', detail };
     case 'unexpected':
+      // A baselined cell that passed only on a retry still failed once: the known failure stands.
+      if (expectsFailure && hasNote(record, ANNOTATION.flaky)) return { status: 'known-fail', detail: join(baselineReason, note(record, ANNOTATION.flaky)) };
       if (expectsFailure) {
         return {
           status: 'stale',
@@ -135,6 +145,10 @@ export function classifyTest(record: TestRecord): TestVerdict {
   const replay = note(record, ANNOTATION.replayFile);
   if (transcript) verdict.transcript = transcript;
   if (replay) verdict.replay = replay;
+  const evidence = evidenceFromAnnotations(record.annotations);
+  if (evidence) verdict.evidence = evidence;
+  const attempts = Number(note(record, ANNOTATION.attempts));
+  if (Number.isInteger(attempts) && attempts > 1) verdict.attempts = attempts;
   if (verdict.detail === undefined) delete verdict.detail;
   return verdict;
 }
@@ -161,6 +175,13 @@ interface CellAccumulator {
 
 function mergeIntoCell(acc: CellAccumulator, verdict: TestVerdict): void {
   const current = acc.cell.status;
+  const evidence = acc.cell.evidence && verdict.evidence ? addEvidence(acc.cell.evidence, verdict.evidence) : (acc.cell.evidence ?? verdict.evidence);
+  mergeVerdict(acc, verdict, current);
+  // Every test of a cell observed for it, whichever verdict wins.
+  if (evidence) acc.cell.evidence = evidence;
+}
+
+function mergeVerdict(acc: CellAccumulator, verdict: TestVerdict, current: CellStatus): void {
   if (SEVERITY[verdict.status] > SEVERITY[current]) {
     acc.cell = { method: acc.cell.method, check: acc.cell.check, ...verdict };
     acc.worstCount = 1;
@@ -172,6 +193,7 @@ function mergeIntoCell(acc: CellAccumulator, verdict: TestVerdict): void {
     const value = verdict[field];
     if (acc.cell[field] === undefined && value !== undefined) acc.cell[field] = value;
   }
+  if (verdict.attempts !== undefined) acc.cell.attempts = Math.max(acc.cell.attempts ?? 0, verdict.attempts);
 }
 
 export const PARAMS_VALID_ACCEPTED = 'params.valid-accepted';
@@ -208,9 +230,10 @@ function coverageOf(cells: readonly MatrixCell[], records: readonly TestRecord[]
 }
 
 export function summarize(cells: readonly MatrixCell[]): MatrixSummary {
-  const summary: MatrixSummary = { pass: 0, fail: 0, knownFail: 0, stale: 0, na: 0, notRun: 0, flaky: 0 };
+  const summary: MatrixSummary = { pass: 0, fail: 0, knownFail: 0, stale: 0, na: 0, notRun: 0, flaky: 0, passWithoutEvidence: 0 };
   const key: Record<CellStatus, keyof MatrixSummary> = { pass: 'pass', fail: 'fail', 'known-fail': 'knownFail', stale: 'stale', 'n/a': 'na', 'not-run': 'notRun', flaky: 'flaky' };
   for (const cell of cells) summary[key[cell.status]] = (summary[key[cell.status]] ?? 0) + 1;
+  summary.passWithoutEvidence = cells.filter((cell) => cell.status === 'pass' && !isEvidenced(cell.evidence)).length;
   return summary;
 }
 
@@ -237,11 +260,12 @@ export function buildMatrix(records: readonly TestRecord[], run: MatrixRun, gene
     contracts: run.contracts.map((contract) => ({ ...contract })),
     seed: run.seed,
     generatedAt,
-    verdict: cells.some((cell) => failsGate(cell.status)) ? 'fail' : 'pass',
+    verdict: cells.some((cell) => failsGate(cell.status, run.failOnFlaky === true)) ? 'fail' : 'pass',
     summary,
     cells,
     coverage: coverageOf(cells, records),
   };
   if (run.shard !== undefined) matrix.shard = run.shard;
+  if (run.failOnFlaky !== undefined) matrix.failOnFlaky = run.failOnFlaky;
   return matrix;
 }

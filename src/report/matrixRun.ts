@@ -18,5 +18,6 @@ function contractFacts(path: string): MatrixContract {
 export function matrixRunOf(config: RunConfig): MatrixRun {
   const run: MatrixRun = { target: config.target.label, contracts: config.contracts.map(contractFacts), seed: config.seed };
   if (config.shard) run.shard = `${config.shard.index}/${config.shard.total}`;
+  if (config.failOnFlaky) run.failOnFlaky = true;
   return run;
 }

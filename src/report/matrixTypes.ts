@@ -1,3 +1,5 @@
+import type { Evidence } from '../checks/evidence.js';
+
 /**
  * The conformance matrix as written to `matrix.json`. The format is public: CI scripts and dashboards read it.
  * Add fields only as optional ones; never rename.
@@ -18,6 +20,10 @@ export interface MatrixCell {
   transcript?: string;
   /** Replay file, relative to the report folder; `npx contract-gate replay <file>` reproduces the failure. */
   replay?: string;
+  /** What the cell observed (summed over the tests of the cell); absent in matrices written before it existed. */
+  evidence?: Evidence;
+  /** Attempts made when the cell was retried (`--retries`): 2 for a cell that failed once and then passed. */
+  attempts?: number;
 }
 
 export interface MatrixContract {
@@ -35,6 +41,8 @@ export interface MatrixSummary {
   notRun: number;
   /** Cells that passed only on a retry (absent in matrices written before the status existed). */
   flaky?: number;
+  /** Passing cells that observed nothing their rule judges (see src/checks/evidence.ts): must be 0. */
+  passWithoutEvidence?: number;
 }
 
 /** The target stopped accepting connections during the run (written once, by the cell that saw it first). */
@@ -89,12 +97,14 @@ export interface MatrixRun {
   seed: number | null;
   /** "i/n" when the matrix covers one shard only. */
   shard?: string;
+  /** `--fail-on-flaky`: a flaky cell fails the verdict (absent: it does not). */
+  failOnFlaky?: boolean;
 }
 
 export interface Matrix extends MatrixRun {
   /** ISO 8601 time at which the matrix was built. */
   generatedAt: string;
-  /** `fail` iff at least one cell is `fail` or `stale`. */
+  /** `fail` iff at least one cell is `fail` or `stale`, or `flaky` under `failOnFlaky`. */
   verdict: 'pass' | 'fail';
   summary: MatrixSummary;
   /** Sorted by subject, then by the check's position in the catalogue. */

@@ -1,5 +1,6 @@
 import { failsGate, sortChecks } from './matrixModel.js';
 import type { Matrix, MatrixCell } from './matrixTypes.js';
+import { describeEvidence } from '../checks/evidence.js';
 import { STATUS_LEGEND, STATUS_SYMBOL, contractsText, countsText, coverageText, replayCommand, targetDownSentence, verdictSentence } from './renderMarkdown.js';
 
 export function escapeHtml(text: string): string {
@@ -24,6 +25,8 @@ function cellHtml(cell: MatrixCell | undefined, column: number): string {
   ];
   if (cell.detail) attrs.push(`title="${escapeHtml(cell.detail)}"`, `data-detail="${escapeHtml(cell.detail)}"`);
   if (cell.replay) attrs.push(`data-replay="${escapeHtml(replayCommand(cell.replay))}"`);
+  if (cell.evidence) attrs.push(`data-evidence="${escapeHtml(describeEvidence(cell.evidence))}"`);
+  if (cell.attempts) attrs.push(`data-attempts="${cell.attempts}"`);
   const href = cell.transcript ? relativeHref(cell.transcript) : undefined;
   if (href) attrs.push(`data-transcript="${escapeHtml(href)}"`);
   const link = href && failsGate(cell.status) ? ` <a class="log" href="${escapeHtml(href)}" title="open the transcript">log</a>` : '';
@@ -114,6 +117,8 @@ const SCRIPT = `
     const parts = [['Subject', td.dataset.method], ['Check', td.dataset.check], ['Status', td.dataset.status]];
     if (td.dataset.detail) parts.push(['Detail', td.dataset.detail]);
     if (td.dataset.replay) parts.push(['Replay', td.dataset.replay]);
+    if (td.dataset.evidence) parts.push(['Observed', td.dataset.evidence]);
+    if (td.dataset.attempts) parts.push(['Attempts', td.dataset.attempts]);
     panel.replaceChildren(...parts.map(([name, value]) => {
       const line = document.createElement('div');
       const label = document.createElement('b');

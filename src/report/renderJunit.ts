@@ -1,7 +1,17 @@
-import type { Matrix } from './matrixTypes.js';
+import { evidenceAnnotations } from '../checks/evidence.js';
+import { ANNOTATION } from '../checks/tags.js';
+import type { Matrix, MatrixCell } from './matrixTypes.js';
 
 const escapeXml = (text: string): string =>
   text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] as string).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+
+/** A cell's evidence counts and attempts as JUnit properties (the names Playwright's JUnit reporter gives them). */
+function junitProperties(cell: MatrixCell): string {
+  const properties = [...(cell.evidence ? evidenceAnnotations(cell.evidence) : []), ...(cell.attempts ? [{ type: ANNOTATION.attempts, description: String(cell.attempts) }] : [])];
+  if (properties.length === 0) return '';
+  const items = properties.map(({ type, description }) => `        <property name="${escapeXml(type)}" value="${escapeXml(description)}"/>`);
+  return `\n      <properties>\n${items.join('\n')}\n      </properties>`;
+}
 
 /**
  * JUnit XML of a matrix built outside the Playwright runner (the proxy's): one testsuite per subject, one
@@ -18,11 +28,13 @@ export function renderJunit(matrix: Matrix, suiteName = 'contract-gate'): string
     const skip = cells.filter((cell) => cell.status === 'n/a' || cell.status === 'not-run').length;
     lines.push(`  <testsuite name="${escapeXml(subject)}" tests="${cells.length}" failures="${failed}" skipped="${skip}" errors="0" timestamp="${escapeXml(matrix.generatedAt)}">`);
     for (const cell of cells) {
-      const open = `    <testcase name="${escapeXml(`${subject} › ${cell.check}`)}" classname="${escapeXml(cell.check)}">`;
+      const properties = junitProperties(cell);
+      const open = `    <testcase name="${escapeXml(`${subject} › ${cell.check}`)}" classname="${escapeXml(cell.check)}">${properties}`;
       const detail = escapeXml(cell.detail ?? cell.status);
       const links = [cell.transcript && `transcript: ${cell.transcript}`, cell.replay && `replay: npx contract-gate replay ${cell.replay}`].filter(Boolean).join('\n');
       if (cell.status === 'fail' || cell.status === 'stale') lines.push(open, `      <failure message="${detail}">${escapeXml(links)}</failure>`, '    </testcase>');
       else if (cell.status === 'n/a' || cell.status === 'not-run') lines.push(open, `      <skipped message="${detail}"/>`, '    </testcase>');
+      else if (properties) lines.push(open, '    </testcase>');
       else lines.push(`${open}</testcase>`);
     }
     lines.push('  </testsuite>');

@@ -1,3 +1,4 @@
+import { describeEvidence, isEvidenced } from '../checks/evidence.js';
 import { sortChecks } from './matrixModel.js';
 import type { CellStatus, Matrix, MatrixCell } from './matrixTypes.js';
 
@@ -33,6 +34,7 @@ export function verdictSentence(matrix: Matrix): string {
   const caveats: string[] = [];
   if (summary.knownFail) caveats.push(`${plural(summary.knownFail, 'known failure', 'known failures')} from the baseline`);
   if (summary.notRun) caveats.push(`${plural(summary.notRun, 'check', 'checks')} did not run`);
+  if (summary.flaky) caveats.push(`${plural(summary.flaky, 'check is', 'checks are')} flaky (failed, then passed on a retry)`);
   return `PASS: every check holds${caveats.length ? ` (${caveats.join(', ')})` : ''}.`;
 }
 
@@ -53,7 +55,8 @@ export function contractsText(matrix: Matrix): string {
 
 export function countsText(matrix: Matrix): string {
   const { summary } = matrix;
-  return `${summary.pass} pass · ${summary.fail} fail · ${summary.knownFail} known · ${summary.stale} stale · ${summary.na} n-a · ${summary.notRun} not-run${summary.flaky ? ` · ${summary.flaky} flaky` : ''}`;
+  const unseen = summary.passWithoutEvidence === undefined ? '' : ` · ${summary.passWithoutEvidence} pass with no evidence`;
+  return `${summary.pass} pass · ${summary.fail} fail · ${summary.knownFail} known · ${summary.stale} stale · ${summary.na} n-a · ${summary.notRun} not-run${summary.flaky ? ` · ${summary.flaky} flaky` : ''}${unseen}`;
 }
 
 /** The one line that says the target died (or stopped answering), shown above the matrix. */
@@ -123,6 +126,8 @@ function tableLines(matrix: Matrix): string[] {
 
 function itemLines(cell: MatrixCell): string[] {
   const lines = [`- **${STATUS_SYMBOL[cell.status]}** ${code(cell.method)} × ${code(cell.check)}${cell.detail ? `: ${text(cell.detail)}` : ''}`];
+  if (cell.attempts) lines.push(`  - attempts: ${cell.attempts}`);
+  if (cell.evidence) lines.push(`  - observed: ${text(describeEvidence(cell.evidence))}`);
   if (cell.replay) lines.push(`  - replay: ${code(replayCommand(cell.replay))}`);
   if (cell.transcript) lines.push(`  - transcript: ${code(cell.transcript)}`);
   return lines;
@@ -146,6 +151,7 @@ export function renderMarkdown(matrix: Matrix): string {
     ...(targetDownSentence(matrix) ? [`> **${text(targetDownSentence(matrix) ?? '')}**`, '', 'Every cell not judged before it is not-run.', ''] : []),
     ...tableLines(matrix),
     ...sectionLines('Failures', of('stale', 'fail', 'flaky'), false),
+    ...sectionLines('Passes with no evidence (nothing their rule judges was observed)', matrix.cells.filter((cell) => cell.status === 'pass' && !isEvidenced(cell.evidence)), false),
     ...sectionLines('Did not run', of('not-run'), true),
     ...sectionLines('Known failures (baseline)', of('known-fail'), true),
   ];

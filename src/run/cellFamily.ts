@@ -10,6 +10,8 @@ export interface CellOptions {
   readonly stage?: CellStage;
   /** What the run's documents must declare for the cell to mean anything (default: the family's). */
   readonly requires?: ScenarioRequirements;
+  /** A judge cell's retry: records afresh what it judges and judges that (`--retries`). */
+  readonly rejudge?: CellBody;
 }
 
 /** Why the run's documents make a scenario n/a (they do not declare what it needs), or undefined. */
@@ -50,7 +52,7 @@ export function cellFamily(name: string, requirements?: ScenarioRequirements) {
   };
   const judge = (subject: string, check: CheckId, body: JudgeBody, options: CellOptions = {}): CellDeclaration => ({
     ...live(subject, check, async () => ({ status: 'n/a', detail: '', violations: [] }), options),
-    run: { kind: 'judge', judge: body },
+    run: { kind: 'judge', judge: body, ...(options.rejudge ? { rejudge: options.rejudge } : {}) },
   });
   return { live, judge };
 }

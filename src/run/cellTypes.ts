@@ -1,4 +1,5 @@
 import type { CheckId } from '../checks/checkCatalogue.js';
+import type { Evidence } from '../checks/evidence.js';
 import type { Violation } from '../checks/violation.js';
 import type { RpcClient, RpcClientOptions } from '../client/rpcClient.js';
 import type { Transcript } from '../client/transcript.js';
@@ -10,9 +11,12 @@ import type { Target } from './target.js';
  * (fixtures/conformance.ts), the in-process runner runs the same declarations (fixtures/inProcessRun.ts).
  */
 
-/** What a cell concludes; `fail` carries the violations; `not-run` means it was never judged (the target went down). */
+/**
+ * What a cell concludes; `fail` carries the violations; `not-run` means it was never judged (the target went down);
+ * `flaky` failed, then passed when retried with the same seed and cases (`--retries`, src/run/cellRetries.ts).
+ */
 export interface CellVerdict {
-  status: 'pass' | 'fail' | 'n/a' | 'not-run';
+  status: 'pass' | 'fail' | 'n/a' | 'not-run' | 'flaky';
   detail: string;
   violations: Violation[];
   /** Methods that answered a success during this cell (coverage). */
@@ -21,6 +25,13 @@ export interface CellVerdict {
   replayFile?: string;
   /** Extra lines for the failure message (seed, replay command, counterexample). */
   context?: string[];
+  /**
+   * What the judge observed, where it knows better than the cell's transcript (src/run/transcriptEvidence.ts):
+   * the counts it names replace the transcript's.
+   */
+  evidence?: Partial<Evidence>;
+  /** Attempts made when the cell was retried (1 + the retries it took). */
+  attempts?: number;
 }
 
 /** Where a cell leaves evidence beside its verdict (Playwright's TestInfo is one). */
@@ -64,7 +75,10 @@ export interface CellDeclaration {
    * it takes precedence over a target that went down, since the cell would never have applied.
    */
   readonly inapplicable?: (plan: RunPlan) => string | undefined;
-  readonly run: { readonly kind: 'live'; readonly body: CellBody } | { readonly kind: 'judge'; readonly judge: JudgeBody };
+  readonly run:
+    | { readonly kind: 'live'; readonly body: CellBody }
+    /** `rejudge` records afresh what the judge judges (the method's run, the event sample) and judges that: a retry. */
+    | { readonly kind: 'judge'; readonly judge: JudgeBody; readonly rejudge?: CellBody };
 }
 
 /** Setup work whose results several cells judge: one method's run, or the event sample. */

@@ -1,4 +1,5 @@
 import type { CheckId } from '../checks/checkCatalogue.js';
+import type { Evidence } from '../checks/evidence.js';
 import { violation, type Violation } from '../checks/violation.js';
 import type { RpcClient, RpcClientOptions } from '../client/rpcClient.js';
 
@@ -11,6 +12,8 @@ export interface ScenarioVerdict {
   context?: string[];
   /** What the scenario saw answered or arrive, for coverage (see REACHED_PREFIX in src/report/matrixModel.ts). */
   reached?: string[];
+  /** What the scenario observed, where its transcript does not say it (refusals seen, sequences run). */
+  evidence?: Partial<Evidence>;
 }
 
 /** Opens a connection to the gateway under test (or to `url`), recording into the scenario's transcript. */

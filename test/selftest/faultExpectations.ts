@@ -90,6 +90,8 @@ export const FAULT_CASES: readonly FaultCase[] = [
   { fault: 'result.required-field-dropped', failing: on('spawn_tree.list', 'result.schema') },
   { fault: 'result.wrong-type', failing: on('session.undo', 'result.schema') },
   { fault: 'result.undeclared-key', failing: on('session.title', 'result.schema') },
+  // Without --retries a wrong first answer is a failure like any other (test/unit/retries.test.ts runs it retried).
+  { fault: 'result.first-answer-wrong', failing: on('session.usage', 'result.schema') },
   // Events: every event cell runs (they share one sample); seq faults also run the replay family, which judges seqs.
   { fault: 'event.jsonrpc-missing', failing: on('message.delta', 'event.envelope'), alsoRun: ['replay'] },
   { fault: 'event.payload-wrong-type', failing: on('session.resume_progress', 'event.payload-schema') },

@@ -73,9 +73,24 @@ test('a cell skipped because the target went down is not-run with that reason, n
   expect(classifyTest(skipped)).toEqual({ status: 'not-run', detail: 'target down after (connection) × envelope.parse-error' });
 });
 
-test('a cell that passed only on a retry is flaky and fails the gate', () => {
+test('a cell that passed only on a retry is flaky: never a pass, and it fails the gate under --fail-on-flaky only', () => {
   expect(failsGate('flaky')).toBe(true);
-  expect(buildMatrix([record('flaky')], RUN, AT).verdict).toBe('fail');
+  expect(failsGate('flaky', false)).toBe(false);
+  expect(buildMatrix([record('flaky')], RUN, AT)).toMatchObject({ verdict: 'pass', summary: { pass: 0, flaky: 1 } });
+  expect(buildMatrix([record('flaky')], { ...RUN, failOnFlaky: true }, AT)).toMatchObject({ verdict: 'fail', failOnFlaky: true });
+});
+
+test('a cell verdict retried to a pass (the flaky annotation) is flaky with its attempts; in a baselined cell it stays a known failure', () => {
+  const annotations = [{ type: 'contract-gate.flaky', description: 'flaky: failed on attempt 1' }, { type: 'contract-gate.attempts', description: '2' }];
+  expect(classifyTest(record('pass', 'a', 'result.schema', { annotations }))).toEqual({ status: 'flaky', detail: 'flaky: failed on attempt 1', attempts: 2 });
+  expect(classifyTest(record('stale', 'a', 'result.schema', { annotations })).status).toBe('known-fail');
+});
+
+test('evidence counts travel from annotations to the cell, add up over its tests, and a pass without any is counted', () => {
+  const seen = (answers: number) => [{ type: 'contract-gate.evidence.framesSent', description: '3' }, { type: 'contract-gate.evidence.answersJudged', description: String(answers) }];
+  const matrix = buildMatrix([record('pass', 'a', 'result.schema', { annotations: seen(2) }), record('pass', 'a', 'result.schema', { annotations: seen(1) }), record('pass', 'b', 'result.schema', { annotations: seen(0) })], RUN, AT);
+  expect(matrix.cells.find((cell) => cell.method === 'a')?.evidence).toMatchObject({ framesSent: 6, answersJudged: 3 });
+  expect(matrix.summary.passWithoutEvidence).toBe(1);
 });
 
 test('severity order is stale > fail > flaky > not-run > known-fail > pass > n/a', () => {
@@ -108,7 +123,7 @@ test('property: the verdict is fail iff a fail or stale cell exists, and the sum
   fc.assert(
     fc.property(fc.array(recordArb, { maxLength: 30 }), (records) => {
       const matrix = buildMatrix(records, RUN, AT);
-      expect(matrix.verdict === 'fail').toBe(matrix.cells.some((cell) => failsGate(cell.status)));
+      expect(matrix.verdict === 'fail').toBe(matrix.cells.some((cell) => failsGate(cell.status, false)));
       const { pass, fail, knownFail, stale, na, notRun, flaky = 0 } = matrix.summary;
       expect(pass + fail + knownFail + stale + na + notRun + flaky).toBe(matrix.cells.length);
       expect(fail).toBe(matrix.cells.filter((cell) => cell.status === 'fail').length);

@@ -63,7 +63,7 @@ test('Markdown starts with the verdict in words and the run facts', () => {
   expect(markdown).toContain('| Contracts | Hermes session lifecycle 2.3.0 |');
   expect(markdown).toContain('| Seed | `424242` |');
   expect(markdown).toContain('| Coverage | 1/3 methods reached with a success (33%); unreached: `session.close`, `session.resume` |');
-  expect(markdown).toContain('| Cells | 1 pass · 2 fail · 1 known · 1 stale · 1 n-a · 1 not-run |');
+  expect(markdown).toContain('| Cells | 1 pass · 2 fail · 1 known · 1 stale · 1 n-a · 1 not-run · 1 pass with no evidence |');
 });
 
 test('Markdown failures give the detail, the replay command line and the transcript; pipes cannot break the table', () => {

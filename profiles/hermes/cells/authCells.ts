@@ -1,4 +1,5 @@
 import {
+  acceptedWithoutCredential,
   type AuthBoundaryTarget,
   expiredTicketVerdict,
   foreignOriginVerdict,
@@ -42,7 +43,15 @@ export function authCell(verdict: (target: AuthBoundaryTarget) => Promise<Scenar
     if (missing.length > 0) return { status: 'n/a', detail: `the target's contract does not declare ${missing.join(', ')}`, violations: [] };
     const boundary = boundaryOf(fixtures);
     if (typeof boundary !== 'string') return verdict(boundary);
-    if (!options.ticketless || !/^wss?:/i.test(target.url)) return { status: 'n/a', detail: boundary, violations: [] };
+    if (!/^wss?:/i.test(target.url)) return { status: 'n/a', detail: boundary, violations: [] };
+    if (!targetIsGated(plan.config)) {
+      // --auth-checks on a target the run does not declare gated: one that lets anyone in has no boundary to judge.
+      const accepted = await acceptedWithoutCredential(target.url);
+      if (accepted !== undefined) {
+        return { status: 'n/a', detail: `no refusal was observed: the target accepted every credential, even none (${accepted}); it is not declared gated (--auth ticket), so it has no auth boundary to judge`, violations: [], evidence: { answersJudged: 1 } };
+      }
+    }
+    if (!options.ticketless) return { status: 'n/a', detail: boundary, violations: [] };
     const unavailable = { describe: 'no ticket source', secrets: [], mint: () => Promise.reject(new Error('this check presents no ticket of the run')) };
     return verdict({ url: target.url, tickets: unavailable, legacyToken: target.token, connect, expiryBudgetMs: EXPIRY_BUDGET_MS });
   };

@@ -49,8 +49,26 @@ export function isRefused(outcome: UpgradeOutcome, refusal: Refusal = CREDENTIAL
   return outcome.kind === 'closed' && outcome.frames.length === 0 && refusal.closeCodes.includes(outcome.code);
 }
 
-function expectRefused(findings: Findings, what: string, outcome: UpgradeOutcome, refusal: Refusal = CREDENTIAL_REFUSAL): void {
-  if (isRefused(outcome, refusal)) return;
+/** The findings of one auth check, with the upgrade answers it judged and how many of them were refusals. */
+class AuthFindings extends Findings {
+  upgradesJudged = 0;
+  refusals = 0;
+
+  /** Counts one judged upgrade answer; true when it is a refusal of one of the `refusals` kinds. */
+  judged(outcome: UpgradeOutcome, ...refusals: Refusal[]): boolean {
+    this.upgradesJudged++;
+    const refused = (refusals.length > 0 ? refusals : [CREDENTIAL_REFUSAL]).some((refusal) => isRefused(outcome, refusal));
+    if (refused) this.refusals++;
+    return refused;
+  }
+
+  override verdict(passDetail: string): ScenarioVerdict {
+    return { ...super.verdict(passDetail), evidence: { answersJudged: this.upgradesJudged, refusalsSeen: this.refusals } };
+  }
+}
+
+function expectRefused(findings: AuthFindings, what: string, outcome: UpgradeOutcome, refusal: Refusal = CREDENTIAL_REFUSAL): void {
+  if (findings.judged(outcome, refusal)) return;
   if (outcome.kind === 'closed' && outcome.frames.length > 0) {
     findings.fail(`${what} was answered before the refusal: ${describe(outcome)}, first ${outcome.frames[0]?.slice(0, 200)}`);
     return;
@@ -62,16 +80,33 @@ async function attempt(target: AuthBoundaryTarget, secrets: string[], shape: Omi
   return probeUpgrade({ url: target.url, secrets, ...shape });
 }
 
-type Probe = (target: AuthBoundaryTarget, findings: Findings) => Promise<string>;
+type Probe = (target: AuthBoundaryTarget, findings: AuthFindings) => Promise<string>;
 
 async function run(check: CheckId, target: AuthBoundaryTarget, probe: Probe): Promise<ScenarioVerdict> {
-  const findings = new Findings(check);
+  const findings = new AuthFindings(check);
   try {
     const detail = await probe(target, findings);
     return findings.verdict(detail);
   } catch (error) {
+    if (error instanceof NothingRefused) return notApplicable(`no refusal was observed: the target accepted every credential (${error.presented.join(', ')}), so nothing refused could reach a session; the other auth checks judge the refusals`);
     return aborted(check, 'probing the upgrade', error, findings.notes);
   }
+}
+
+/** The precondition of a check that judges what follows a refusal: no attempt was refused. */
+class NothingRefused extends Error {
+  constructor(readonly presented: readonly string[]) {
+    super('no attempt was refused');
+  }
+}
+
+/**
+ * How a target not declared gated answers an upgrade without any credential, when it accepts it: such a target has
+ * no auth boundary, and the refusal checks have nothing to judge. Undefined when it refuses (it has a boundary).
+ */
+export async function acceptedWithoutCredential(url: string): Promise<string | undefined> {
+  const outcome = await probeUpgrade({ url, secrets: [], settleMs: 300 });
+  return isRefused(outcome) || isRefused(outcome, ORIGIN_REFUSAL) ? undefined : describe(outcome);
 }
 
 export const missingCredentialVerdict = (target: AuthBoundaryTarget): Promise<ScenarioVerdict> =>
@@ -92,6 +127,7 @@ export const reusedTicketVerdict = (target: AuthBoundaryTarget): Promise<Scenari
   run('auth.reused-refused', target, async (t, findings) => {
     const { ticket } = await t.tickets.mint(t.url);
     const first = await attempt(t, [ticket], { query: { ticket }, settleMs: 500 });
+    findings.judged(first);
     if (!findings.expect(first.kind === 'open', `a fresh ticket was not accepted: ${describe(first)}`)) return '';
     const second = await attempt(t, [ticket], { query: { ticket }, sendOnOpen: probeCreate(`contract-gate-auth-${nonce()}`) });
     expectRefused(findings, 'the second use of a ticket', second);
@@ -100,7 +136,7 @@ export const reusedTicketVerdict = (target: AuthBoundaryTarget): Promise<Scenari
 
 /** A ticket presented after its TTL; n/a when the TTL is unknown or longer than the check may wait. */
 export async function expiredTicketVerdict(target: AuthBoundaryTarget): Promise<ScenarioVerdict> {
-  const findings = new Findings('auth.expired-refused');
+  const findings = new AuthFindings('auth.expired-refused');
   try {
     const minted = await target.tickets.mint(target.url);
     if (minted.ttlSeconds === undefined) return notApplicable('the ticket source gives no ttl_seconds (a --ticket-command): the expiry cannot be timed');
@@ -145,6 +181,7 @@ export const selectedProtocolVerdict = (target: AuthBoundaryTarget): Promise<Sce
   run('auth.selected-protocol', target, async (t, findings) => {
     const { ticket } = await t.tickets.mint(t.url);
     const outcome = await attempt(t, [ticket], { subprotocols: [GATEWAY_PROTOCOL, `${TICKET_PROTOCOL_PREFIX}${ticket}`], settleMs: 500 });
+    findings.judged(outcome);
     if (findings.expect(outcome.kind === 'open', `a fresh ticket presented as subprotocols was not accepted: ${describe(outcome)}`) && outcome.kind === 'open') {
       findings.expect(outcome.selectedProtocol === GATEWAY_PROTOCOL, `the server selected subprotocol "${outcome.selectedProtocol}", not exactly ${GATEWAY_PROTOCOL}`);
     }
@@ -190,12 +227,9 @@ export const refusedReachesNoSessionVerdict = (target: AuthBoundaryTarget): Prom
       const marker = `contract-gate-auth-${nonce()}`;
       const outcome = await attempt(t, secrets, { ...shape, sendOnOpen: probeCreate(marker) });
       findings.note(`${what}: ${describe(outcome)}`);
-      if (isRefused(outcome) || isRefused(outcome, ORIGIN_REFUSAL)) refused.add(marker);
+      if (findings.judged(outcome, CREDENTIAL_REFUSAL, ORIGIN_REFUSAL)) refused.add(marker);
     }
-    if (refused.size === 0) {
-      findings.note('no attempt was refused: the other auth checks report that');
-      return 'no attempt was refused, nothing to look for';
-    }
+    if (refused.size === 0) throw new NothingRefused(shapes.map((shape) => shape.what));
     for (const session of await sessionsTitled(t.connect, refused)) findings.fail(`a refused connection's session.create reached the gateway: ${session}`);
     return `${refused.size} refused connection(s) sent session.create; a valid connection sees none of those sessions`;
   });

@@ -74,6 +74,13 @@ export const RUN_OPTIONS = {
     defaultFrom: { text: 'random, printed so the run can be reproduced', by: 'run' },
   },
   runs: { type: integer({ min: 1 }), help: 'generated valid payloads per method, on top of the fixed examples', commands: ['run'], default: 100 },
+  retries: {
+    type: integer({ min: 0 }),
+    help: 're-run a failed cell up to N more times with the same seed and cases; a cell that passes on a retry is flaky, not pass',
+    commands: ['run'],
+    default: 0,
+  },
+  failOnFlaky: { type: flag(), help: 'a flaky cell (failed, then passed on a retry) fails the gate, exit 1; without it a flaky cell exits 0', commands: ['run'], default: false },
   grep: { type: regex(), help: 'only checks whose title or tags match, e.g. "@check:params\\." or "session\\.create"', commands: ['run'] },
   reportDir: {
     type: path('dir'),
