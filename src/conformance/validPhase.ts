@@ -19,6 +19,8 @@ export interface ValidPhaseOptions {
   bases: MethodBases;
   /** Expansions shared with the other walks of this method run. */
   memo?: SchemaMemo;
+  /** Run the fixed examples only; the generated cases come with `extend` (a time budget measures first). */
+  examplesOnly?: boolean;
 }
 
 export interface ValidPhaseResult {
@@ -26,6 +28,10 @@ export interface ValidPhaseResult {
   runs: number;
   /** Why no payload could be generated, when that happened. */
   unsatisfiable?: string;
+  /** Fixed examples sent (they come first, and fast-check counts them in `runs`). */
+  examples: number;
+  /** Runs `runs` generated cases more (examples-only phases), within `timeLimitMs`; their records are appended. */
+  extend(runs: number, timeLimitMs: number): Promise<void>;
   /** Re-runs the phase with a failing predicate to shrink a counterexample for one check. */
   shrink(failing: (record: CaseRecord) => boolean): Promise<Counterexample | undefined>;
 }
@@ -74,31 +80,43 @@ export async function runValidPhase(options: ValidPhaseOptions): Promise<ValidPh
     examples = examplesFor(options);
   } catch (error) {
     if (!(error instanceof UnsatisfiableSchemaError)) throw error;
-    return { records: [], runs: 0, unsatisfiable: error.message, shrink: async () => undefined };
+    return { records: [], runs: 0, examples: 0, unsatisfiable: error.message, extend: async () => undefined, shrink: async () => undefined };
   }
   const params = {
     seed: options.seed,
-    numRuns: options.runs,
+    numRuns: options.examplesOnly ? examples.length : options.runs,
     examples: examples.map((example) => [example] as [JsonValue]),
     markInterruptAsFailure: false,
   };
   const records: CaseRecord[] = [];
-  const details = await withinTimeLimit(options.timeLimitMs, (interruptible) =>
-    fc.check(
-      fc.asyncProperty(arbitrary, (generated) =>
-        interruptible(() =>
-          options.sender.send('valid', generated).then((record) => {
-            if (record) records.push(record);
-            return true;
-          }),
+  const sendAll = (runParams: typeof params, timeLimitMs: number) =>
+    withinTimeLimit(timeLimitMs, (interruptible) =>
+      fc.check(
+        fc.asyncProperty(arbitrary, (generated) =>
+          interruptible(() =>
+            options.sender.send('valid', generated).then((record) => {
+              if (record) records.push(record);
+              return true;
+            }),
+          ),
         ),
+        runParams,
       ),
-      params,
-    ),
-  );
-  return {
+    );
+  const details = await sendAll(params, options.timeLimitMs);
+  const result: ValidPhaseResult = {
     records,
     runs: details.numRuns,
+    examples: Math.min(examples.length, details.numRuns),
+    async extend(runs, timeLimitMs) {
+      if (runs <= 0) return;
+      // The generated values do not depend on the examples before them: the same seed draws the same cases, so
+      // the shrink below (generated cases first, without examples) replays these.
+      const more = { ...params, numRuns: runs, examples: [] };
+      const extended = await sendAll(more, timeLimitMs);
+      params.numRuns = runs;
+      result.runs += extended.numRuns;
+    },
     async shrink(failing) {
       // Generated cases shrink with their context; the fixed examples cannot, so they are tried last.
       for (const examplesOfRun of [[], params.examples]) {
@@ -119,4 +137,5 @@ export async function runValidPhase(options: ValidPhaseOptions): Promise<ValidPh
       return undefined;
     },
   };
+  return result;
 }

@@ -1,3 +1,4 @@
+import { runsSentence, runsTableLines } from './runsText.js';
 import { sortChecks } from './matrixModel.js';
 import type { CellStatus, Matrix, MatrixCell } from './matrixTypes.js';
 
@@ -94,6 +95,7 @@ function headerLines(matrix: Matrix): string[] {
   const shown = unreached.slice(0, 20).map(code).join(', ') + (unreached.length > 20 ? `, … ${unreached.length - 20} more` : '');
   rows.push(['Coverage', text(coverageText(matrix)) + (unreached.length ? `; unreached: ${shown}` : '')]);
   rows.push(['Cells', countsText(matrix)]);
+  if (matrix.runs) rows.push(['Runs', text(runsSentence(matrix.runs))]);
   return ['| | |', '|---|---|', ...rows.map(([name, value]) => `| ${name} | ${value} |`)];
 }
 
@@ -148,6 +150,7 @@ export function renderMarkdown(matrix: Matrix): string {
     ...sectionLines('Failures', of('stale', 'fail', 'flaky'), false),
     ...sectionLines('Did not run', of('not-run'), true),
     ...sectionLines('Known failures (baseline)', of('known-fail'), true),
+    ...(matrix.runs ? ['', '<details><summary>Valid runs per method</summary>', '', ...runsTableLines(matrix.runs), '', '</details>'] : []),
   ];
   return `${lines.join('\n')}\n`;
 }

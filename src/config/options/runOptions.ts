@@ -74,6 +74,13 @@ export const RUN_OPTIONS = {
     defaultFrom: { text: 'random, printed so the run can be reproduced', by: 'run' },
   },
   runs: { type: integer({ min: 1 }), help: 'generated valid payloads per method, on top of the fixed examples', commands: ['run'], default: 100 },
+  budget: {
+    type: duration(1000),
+    help: 'the run ends within this time (e.g. 90s, 5m): generated valid payloads are spread over the methods by their measured latency, fixed examples and negative cases are never cut, the summary and the matrix say the runs made per method',
+    commands: ['run'],
+    defaultFrom: { text: 'none: every method gets --runs', by: 'unset' },
+    field: 'budgetMs',
+  },
   grep: { type: regex(), help: 'only checks whose title or tags match, e.g. "@check:params\\." or "session\\.create"', commands: ['run'] },
   reportDir: {
     type: path('dir'),
@@ -103,6 +110,13 @@ export const RUN_OPTIONS = {
     commands: ['run'],
     defaultFrom: { text: 'six request timeouts', by: 'derived' },
     field: 'drainLimitMs',
+  },
+  probe: {
+    type: text('method'),
+    help: 'after a request timeout, the cheap call (sent without params) the target must answer before anything else is sent to it',
+    commands: ['run'],
+    defaultFrom: { text: "the profile's cheap call (json-rpc: an unknown method, hermes: gateway.ping)", by: 'unset' },
+    field: 'probeMethod',
   },
   statefulRuns: { type: integer({ min: 1 }), help: 'random call sequences per stateful check; --grep @check:stateful runs them alone', commands: ['run'], default: 25 },
   statefulSteps: { type: integer({ min: 1 }), help: 'at most this many calls per sequence', commands: ['run'], default: 40 },
