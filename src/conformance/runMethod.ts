@@ -33,7 +33,7 @@ export interface RunMethodOptions {
    * Under a time budget: the fixed cases run first (examples, probes, mutations), then this says how many valid
    * runs the method gets (`runs` is the most it may say), given what the fixed cases cost.
    */
-  grant?: (measured: FixedCasesCost) => Promise<{ runs: number; timeLimitMs: number }>;
+  grant?: (measured: FixedCasesCost) => Promise<{ runs: number; timeLimitMs: number; goOn?: (made: number) => boolean }>;
 }
 
 /** What one method's fixed cases cost, measured. */
@@ -80,7 +80,7 @@ export async function runMethod(options: RunMethodOptions): Promise<MethodRunRes
     const grant = await options.grant({ examples: valid.examples, perRunMs: examplesMs / Math.max(1, valid.examples), fixedMs: Date.now() - started });
     const runs = Math.min(grant.runs, options.runs) - valid.runs;
     // A target that stopped answering gets no generated cases: each would be skipped unsent.
-    if (valid.examples > 0 && !caller.open) await valid.extend(runs, Math.min(options.timeLimitMs, grant.timeLimitMs));
+    if (valid.examples > 0 && !caller.open) await valid.extend(runs, Math.min(options.timeLimitMs, grant.timeLimitMs), grant.goOn);
   }
   const records = [...valid.records, ...probes, ...invalid];
   const validateResult = method.resultSchema === undefined ? undefined : lazyCheck(validators, method.resultSchema);

@@ -64,10 +64,8 @@ export interface GrantInput {
   readonly lanes: number;
   /** The method asking: its fixed cases have run (`fixedMs` is 0), its per-run cost is measured. */
   readonly self: MethodCost;
-  /** Methods of the run that have no grant yet (not started, or still on their fixed cases). */
-  readonly pending: number;
-  /** Their cost, estimated from the methods measured so far. */
-  readonly pendingCost: MethodCost;
+  /** Methods of the run that have no grant yet (not started, or still on their fixed cases), their cost estimated. */
+  readonly pending: readonly MethodCost[];
   /** Time the methods already granted, other than this one, are still expected to take. */
   readonly inFlightMs: number;
 }
@@ -87,7 +85,7 @@ export function grantRuns(input: GrantInput): Grant {
   const cutoff = input.startedAtMs + input.budgetMs * (1 - BUDGET_RESERVE);
   const wallLeft = Math.max(0, cutoff - input.nowMs);
   const capacity = Math.max(0, wallLeft * Math.max(1, input.lanes) - input.inFlightMs);
-  const methods = [input.self, ...Array.from({ length: input.pending }, () => input.pendingCost)];
+  const methods = [input.self, ...input.pending];
   const [runs] = allocateRuns(capacity, methods);
   // One lane runs one method: its slice is never more than the wall time left.
   const perRun = input.self.perRunMs;

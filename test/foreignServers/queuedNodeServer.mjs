@@ -5,7 +5,7 @@
 import jayson from 'jayson';
 import { WebSocketServer } from 'ws';
 
-const DELAYS = { 'node.version': 10, 'node.balance': 30, 'node.block': 40, 'node.echo': 20, 'node.proof': 2500, ...JSON.parse(process.argv[2] ?? '{}') };
+const DELAYS = { 'node.version': 20, 'node.balance': 60, 'node.block': 80, 'node.echo': 40, 'node.proof': 1200, ...JSON.parse(process.argv[2] ?? '{}') };
 const queue = [];
 let busy = false;
 
