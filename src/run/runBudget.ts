@@ -55,11 +55,21 @@ export function predictedMs(methods: readonly MethodCost[], runs: readonly numbe
 /** Part of the budget kept for what follows the method runs: the connection and scenario cells, the reports. */
 export const BUDGET_RESERVE = 0.15;
 
+/**
+ * Time kept at the end of the budget: its BUDGET_RESERVE share, plus twice what the run took to start its first
+ * method run (the cells that follow start their workers again, then send their own requests).
+ */
+export function reserveMs(budgetMs: number, startupMs: number): number {
+  return budgetMs * BUDGET_RESERVE + 2 * Math.max(0, startupMs);
+}
+
 export interface GrantInput {
   readonly nowMs: number;
   /** When the run started (every worker reads the same time from the run configuration). */
   readonly startedAtMs: number;
   readonly budgetMs: number;
+  /** Kept at the end of the budget ({@link reserveMs}). */
+  readonly reserveMs: number;
   /** Method runs going on at once (workers, or lanes of the in-process runner). */
   readonly lanes: number;
   /** The method asking: its fixed cases have run (`fixedMs` is 0), its per-run cost is measured. */
@@ -82,7 +92,7 @@ export interface Grant {
  * less what the others already granted still need, is allocated over this method and the pending ones.
  */
 export function grantRuns(input: GrantInput): Grant {
-  const cutoff = input.startedAtMs + input.budgetMs * (1 - BUDGET_RESERVE);
+  const cutoff = input.startedAtMs + input.budgetMs - input.reserveMs;
   const wallLeft = Math.max(0, cutoff - input.nowMs);
   const capacity = Math.max(0, wallLeft * Math.max(1, input.lanes) - input.inFlightMs);
   const methods = [input.self, ...input.pending];
