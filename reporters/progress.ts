@@ -1,7 +1,10 @@
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { join } from 'node:path';
 import { ANNOTATION, cellFromTags, PREPARE_TAG } from '../src/checks/tags.js';
+import { parallelismOf } from '../src/config/parallelism.js';
 import { runConfigFromEnv } from '../src/config/runConfigFile.js';
+import { readLedger } from '../src/report/runsFile.js';
+import { methodRunsEtaMs } from '../src/run/runEta.js';
 import { classifyTest, errorSummary, failsGate, firstLine } from '../src/report/matrixModel.js';
 import type { CellStatus } from '../src/report/matrixTypes.js';
 import { testRecord } from './conformanceMatrix.js';
@@ -14,6 +17,11 @@ export interface ProgressOptions {
 }
 
 const MAX_DETAIL_CHARS = 400;
+/** Without a terminal, a slow run says how far its method runs are at least this often. */
+const QUIET_LINE_MS = 15_000;
+/** An estimate shorter than this is not worth a line of its own. */
+const ETA_WORTH_SAYING_MS = 30_000;
+const ETA_READ_MS = 3_000;
 
 /** The cell's one-line detail (what broke) and, when a replay file was written, the command that re-sends it. */
 function failureLine(result: TestResult, status: CellStatus, reportDir: string | undefined): string {
@@ -65,6 +73,9 @@ export default class ProgressReporter implements Reporter {
   private runsDone = 0;
   private runsDecile = 0;
   private reportDir: string | undefined;
+  private lanes = 1;
+  private lastLineAt = Date.now();
+  private eta: { at: number; ms: number | undefined } = { at: 0, ms: undefined };
   private started = Date.now();
   private lastDecile = 0;
   private readonly counts = new Map<CellStatus, number>();
@@ -84,7 +95,9 @@ export default class ProgressReporter implements Reporter {
     const tests = suite.allTests();
     this.total = tests.filter((test) => cellFromTags(test.tags)).length;
     this.runsTotal = tests.filter((test) => test.tags.includes(PREPARE_TAG)).length;
-    this.reportDir = runConfigFromEnv()?.reportDir;
+    const runConfig = runConfigFromEnv();
+    this.reportDir = runConfig?.reportDir;
+    if (runConfig) this.lanes = parallelismOf(runConfig).workers;
     this.started = Date.now();
     if (this.tty) {
       this.timer = setInterval(() => this.redraw(), 1000);
@@ -92,6 +105,8 @@ export default class ProgressReporter implements Reporter {
       this.redraw();
     } else {
       this.print(`contract-gate: running ${this.total} checks${this.runsTotal ? ` after ${this.runsTotal} method runs` : ''}`);
+      this.timer = setInterval(() => this.quietLine(), 1000);
+      this.timer.unref();
     }
   }
 
@@ -117,12 +132,35 @@ export default class ProgressReporter implements Reporter {
 
   private runEnded(): void {
     this.runsDone++;
+    this.eta.at = 0;
     if (this.tty) return this.redraw();
     const decile = Math.floor((10 * this.runsDone) / this.runsTotal);
     if (decile > this.runsDecile && this.runsDone < this.runsTotal) {
       this.runsDecile = decile;
-      this.print(`method runs ${Math.floor((100 * this.runsDone) / this.runsTotal)}%: ${this.runsDone}/${this.runsTotal}, ${formatElapsed(Date.now() - this.started)}`);
+      this.print(`method runs ${Math.floor((100 * this.runsDone) / this.runsTotal)}%: ${this.runsDone}/${this.runsTotal}, ${formatElapsed(Date.now() - this.started)}${this.etaText()}`);
     }
+  }
+
+  /** `, about 2m 10s left` while method runs go on and the ledger has measured one (src/run/runEta.ts). */
+  private etaText(): string {
+    const eta = this.runsDone < this.runsTotal ? this.etaMs() : undefined;
+    return eta === undefined ? '' : `, about ${formatElapsed(eta)} left`;
+  }
+
+  /** The estimate, read from the ledger at most every few seconds (one file per method) and counted down between. */
+  private etaMs(): number | undefined {
+    if (!this.reportDir) return undefined;
+    const now = Date.now();
+    if (now - this.eta.at >= ETA_READ_MS) this.eta = { at: now, ms: methodRunsEtaMs(readLedger(join(this.reportDir, 'test-output', 'work')), this.runsTotal, this.lanes, now) };
+    return this.eta.ms === undefined ? undefined : Math.max(0, this.eta.ms - (now - this.eta.at));
+  }
+
+  /** A run whose method runs are slow says where it is and how long is left, when no line said it for a while. */
+  private quietLine(): void {
+    if (this.runsDone >= this.runsTotal || Date.now() - this.lastLineAt < QUIET_LINE_MS) return;
+    const eta = this.etaMs();
+    if (eta === undefined || eta < ETA_WORTH_SAYING_MS) return;
+    this.print(`method runs ${this.runsDone}/${this.runsTotal}, ${formatElapsed(Date.now() - this.started)}, about ${formatElapsed(eta)} left`);
   }
 
   onError(error: TestError): void {
@@ -158,13 +196,14 @@ export default class ProgressReporter implements Reporter {
   }
 
   private redraw(): void {
-    const runs = this.runsDone < this.runsTotal ? `${this.runsDone}/${this.runsTotal} method runs · ` : '';
+    const runs = this.runsDone < this.runsTotal ? `${this.runsDone}/${this.runsTotal} method runs${this.etaText().replace(', ', ' · ')} · ` : '';
     const line = `contract-gate  ${runs}${this.done}/${this.total} checks · ${this.failures.length} failing · ${formatElapsed(Date.now() - this.started)}`;
     const width = this.stream.columns ?? 120;
     this.stream.write(`\r\x1b[2K${line.length > width - 1 ? line.slice(0, width - 1) : line}`);
   }
 
   private print(line: string): void {
+    this.lastLineAt = Date.now();
     // On a TTY the live line is cleared first so that a message never lands in the middle of it.
     this.stream.write(`${this.tty ? '\r\x1b[2K' : ''}${line}\n`);
     if (this.tty && this.timer) this.redraw();

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import { allocateRuns, BUDGET_RESERVE, grantRuns, type MethodCost, predictedMs, reserveMs } from '../../src/run/runBudget.js';
+import { methodRunsEtaMs } from '../../src/run/runEta.js';
 
 const cost = fc.record({
   fixedMs: fc.integer({ min: 0, max: 20_000 }),
@@ -81,4 +82,13 @@ test('a grant never goes below the examples nor predicts past the budget on any 
       expect(extraOf(me, grant.runs) * me.perRunMs).toBeLessThanOrEqual(wallLeft + 1e-6);
     }),
   );
+});
+
+test('the estimate of the method runs left: nothing before one ended, then the typical run for each one left, less what the running ones ran, over the lanes', () => {
+  const entry = (method: string, startedAt: number, elapsedMs?: number) => ({ method, asked: 100, startedAt, ...(elapsedMs !== undefined ? { made: 100, elapsedMs } : {}) });
+  expect(methodRunsEtaMs([entry('a', 0)], 4, 2, 1_000)).toBeUndefined();
+  // a and b took 10 s and 20 s (typical: 15 s); c has run 5 s of its 15; d is not started: (10 + 15) / 2 lanes.
+  expect(methodRunsEtaMs([entry('a', 0, 10_000), entry('b', 0, 20_000), entry('c', 20_000)], 4, 2, 25_000)).toBe(12_500);
+  // A run already past the typical time counts as about to end.
+  expect(methodRunsEtaMs([entry('a', 0, 10_000), entry('c', 0)], 2, 1, 60_000)).toBe(0);
 });
