@@ -75,7 +75,7 @@ export const RUN_OPTIONS = {
   },
   runs: { type: integer({ min: 1 }), help: 'generated valid payloads per method, on top of the fixed examples', commands: ['run'], default: 100 },
   budget: {
-    type: duration(1000),
+    type: duration(1000, 'duration'),
     help: 'the run ends within this time (e.g. 90s, 5m): generated valid payloads are spread over the methods by their measured latency, fixed examples and negative cases are never cut, the summary and the matrix say the runs made per method',
     commands: ['run'],
     defaultFrom: { text: 'none: every method gets --runs', by: 'unset' },
