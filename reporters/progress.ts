@@ -1,6 +1,10 @@
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
+import { join } from 'node:path';
 import { cellFromTags, PREPARE_TAG } from '../src/checks/tags.js';
+import { parallelismOf } from '../src/config/parallelism.js';
 import { runConfigFromEnv } from '../src/config/runConfigFile.js';
+import { readLedger } from '../src/report/runsFile.js';
+import { methodRunsEtaMs } from '../src/run/runEta.js';
 import { classifyTest, firstLine } from '../src/report/matrixModel.js';
 import { failureLineOf, ProgressLines, type ProgressStream } from '../src/report/progressLines.js';
 import { testRecord } from './conformanceMatrix.js';
@@ -40,8 +44,12 @@ export default class ProgressReporter implements Reporter {
 
   onBegin(_config: FullConfig, suite: Suite): void {
     const tests = suite.allTests();
-    this.reportDir = runConfigFromEnv()?.reportDir;
-    this.lines.begin(tests.filter((test) => cellFromTags(test.tags)).length, tests.filter((test) => test.tags.includes(PREPARE_TAG)).length);
+    const runConfig = runConfigFromEnv();
+    this.reportDir = runConfig?.reportDir;
+    const lanes = runConfig ? parallelismOf(runConfig).workers : 1;
+    const workDir = this.reportDir ? join(this.reportDir, 'test-output', 'work') : undefined;
+    const estimate = workDir ? (runsTotal: number, now: number) => methodRunsEtaMs(readLedger(workDir), runsTotal, lanes, now) : undefined;
+    this.lines.begin(tests.filter((test) => cellFromTags(test.tags)).length, tests.filter((test) => test.tags.includes(PREPARE_TAG)).length, estimate);
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {

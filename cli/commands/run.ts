@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseBaseline } from '../../src/report/baseline.js';
 import { parseMatrixJson } from '../../src/report/renderJson.js';
+import { runsSentence } from '../../src/report/runsText.js';
 import { decideRunConfig } from '../../src/config/decideRunConfig.js';
 import { loadRunSettings } from '../../src/config/loadRunSettings.js';
 import type { RunSettings } from '../../src/config/optionTable.js';
@@ -95,6 +96,7 @@ function verdictOf(reportDir: string, runnerExit: number): number {
     const { requestsSent, peakInFlight, timeouts } = matrix.traffic;
     process.stdout.write(`contract-gate: traffic — ${requestsSent} requests sent, peak ${peakInFlight} in flight per worker, ${timeouts} timed out\n`);
   }
+  if (matrix.runs) process.stdout.write(`contract-gate: ${runsSentence(matrix.runs)}\n`);
   process.stdout.write(
     `contract-gate: ${word} — ${summary.pass} pass (${summary.passWithoutEvidence ?? 0} with no evidence), ${summary.fail} fail, ${summary.flaky ?? 0} flaky, ${summary.knownFail} known, ${summary.stale} stale, ${summary.na} n/a, ${summary.notRun} not run; ` +
       `coverage ${coverage.reached.length}/${coverage.methods} methods${coverage.events?.total ? `, ${coverage.events.seen.length}/${coverage.events.total} events` : ''}${coverage.serverRequests?.total ? `, ${coverage.serverRequests.seen.length}/${coverage.serverRequests.total} server requests` : ''}; matrix ${join(reportDir, 'matrix.md')}\n`,

@@ -93,6 +93,7 @@ export function runConfigSchema(): Schema {
       },
       shard: { type: 'object', properties: { index: { type: 'integer', minimum: 1 }, total: { type: 'integer', minimum: 1 } }, required: ['index', 'total'], additionalProperties: false },
       auth: { type: 'object' },
+      startedAt: { type: 'integer', minimum: 0 },
       ...properties,
     },
     required,

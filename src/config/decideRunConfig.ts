@@ -38,6 +38,7 @@ async function preflight(target: string, profile: Profile, auth: ConnectionAuth,
  * target, made up for a gated embedded one) and an external target reached once. `say` hears what was decided.
  */
 export async function decideRunConfig(settings: RunSettings, resolveDefaults: ProfileDefaultsResolver, say: (line: string) => void): Promise<RunConfig> {
+  const startedAt = Date.now();
   const token = settings.tokenEnv ? secretFromEnv(settings.tokenEnv, '--token-env') : undefined;
   if (settings.target && tokenInUrl(settings.target)) {
     throw new HarnessError('USAGE', '--target carries a token in its URL, where process lists and reports would show it: pass the URL without it and name the variable that holds it with --token-env');
@@ -79,5 +80,6 @@ export async function decideRunConfig(settings: RunSettings, resolveDefaults: Pr
     seed: settings.seed ?? Math.floor(Math.random() * 2 ** 31),
     tokenEnv,
     auth,
+    startedAt,
   });
 }

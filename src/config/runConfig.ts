@@ -20,6 +20,8 @@ export type RunConfig = CarriedFields<Options> & {
   readonly shard: Shard | undefined;
   /** How every connection authenticates (`--auth`); absent: the legacy token of `tokenEnv` (loopback mode). */
   readonly auth?: AuthSettings;
+  /** Epoch milliseconds at which the command started the run: the one clock a `--budget` is measured on. */
+  readonly startedAt?: number;
 };
 
 export type RunTarget =

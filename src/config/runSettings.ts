@@ -50,6 +50,7 @@ export interface RunDecisions {
   readonly seed: number;
   readonly tokenEnv: string | undefined;
   readonly auth?: AuthSettings | undefined;
+  readonly startedAt?: number;
 }
 
 /** The run configuration of these settings; it is checked against its schema, so the CLI never writes a bad one. */
@@ -70,6 +71,7 @@ export function buildRunConfig(settings: RunSettings, decided: RunDecisions): Ru
     config['shard'] = { index, total };
   }
   if (decided.auth && decided.auth.mode !== 'token') config['auth'] = decided.auth;
+  if (decided.startedAt !== undefined) config['startedAt'] = decided.startedAt;
   for (const [key, spec] of optionsOf('run')) {
     const field = fieldOf(key, spec);
     if (field !== undefined && values[key] !== undefined) config[field] = values[key];

@@ -29,6 +29,21 @@ export interface RunMethodOptions {
   requestTimeoutMs: number;
   /** Values of the run no answer may carry (envelope.error-hygiene). */
   secrets?: readonly string[];
+  /**
+   * Under a time budget: the fixed cases run first (examples, probes, mutations), then this says how many valid
+   * runs the method gets (`runs` is the most it may say), given what the fixed cases cost.
+   */
+  grant?: (measured: FixedCasesCost) => Promise<{ runs: number; timeLimitMs: number; goOn?: (made: number) => boolean }>;
+}
+
+/** What one method's fixed cases cost, measured. */
+export interface FixedCasesCost {
+  /** Fixed examples of the valid phase (counted in its runs). */
+  examples: number;
+  /** Wall time of one valid case, measured on the examples. */
+  perRunMs: number;
+  /** Wall time of every fixed case: examples, probes and mutations. */
+  fixedMs: number;
 }
 
 /** Seeds differ per method so that methods do not all get the same draws. */
@@ -57,9 +72,16 @@ export async function runMethod(options: RunMethodOptions): Promise<MethodRunRes
   // Made per run: the walks of this method share expansions, no other run sees them.
   const memo = new SchemaMemo(resolver);
   const bases = methodBases(method, resolver, memo);
-  const valid = await runValidPhase({ method, resolver, validateParams, sender, seed, runs: options.runs, timeLimitMs: options.timeLimitMs, bases, memo });
+  const valid = await runValidPhase({ method, resolver, validateParams, sender, seed, runs: options.runs, timeLimitMs: options.timeLimitMs, bases, memo, examplesOnly: options.grant !== undefined });
+  const examplesMs = Date.now() - started;
   const probes = await runProbePhase({ method, resolver, sender, bases, byNameTopLevel: options.profile.byNameTopLevel });
   const invalid = await runInvalidPhase({ method, resolver, sender, bases });
+  if (options.grant) {
+    const grant = await options.grant({ examples: valid.examples, perRunMs: examplesMs / Math.max(1, valid.examples), fixedMs: Date.now() - started });
+    const runs = Math.min(grant.runs, options.runs) - valid.runs;
+    // A target that stopped answering gets no generated cases: each would be skipped unsent.
+    if (valid.examples > 0 && !caller.open) await valid.extend(runs, Math.min(options.timeLimitMs, grant.timeLimitMs), grant.goOn);
+  }
   const records = [...valid.records, ...probes, ...invalid];
   const validateResult = method.resultSchema === undefined ? undefined : lazyCheck(validators, method.resultSchema);
   const notSent = (exchange: Exchange): boolean => caller.notSent(exchange);

@@ -19,6 +19,8 @@ export interface ValidPhaseOptions {
   bases: MethodBases;
   /** Expansions shared with the other walks of this method run. */
   memo?: SchemaMemo;
+  /** Run the fixed examples only; the generated cases come with `extend` (a time budget measures first). */
+  examplesOnly?: boolean;
 }
 
 export interface ValidPhaseResult {
@@ -26,6 +28,13 @@ export interface ValidPhaseResult {
   runs: number;
   /** Why no payload could be generated, when that happened. */
   unsatisfiable?: string;
+  /** Fixed examples sent (they come first, and fast-check counts them in `runs`). */
+  examples: number;
+  /**
+   * Runs `runs` generated cases more (examples-only phases), within `timeLimitMs` and while `goOn(made)` holds (asked
+   * before each case, with the generated cases made so far); their records are appended.
+   */
+  extend(runs: number, timeLimitMs: number, goOn?: (made: number) => boolean): Promise<void>;
   /** Re-runs the phase with a failing predicate to shrink a counterexample for one check. */
   shrink(failing: (record: CaseRecord) => boolean): Promise<Counterexample | undefined>;
 }
@@ -47,12 +56,12 @@ function examplesFor(options: ValidPhaseOptions): JsonValue[] {
  * is interrupted then (its work goes on and is kept when it ends), each with the PreconditionFailure fast-check
  * uses. Give the check no `interruptAfterTimeLimit` of its own.
  */
-async function withinTimeLimit<T>(timeLimitMs: number, check: (interruptible: (run: () => Promise<boolean>) => Promise<boolean>) => Promise<T>): Promise<T> {
+async function withinTimeLimit<T>(timeLimitMs: number, check: (interruptible: (run: () => Promise<boolean>) => Promise<boolean>) => Promise<T>, goOn: () => boolean = () => true): Promise<T> {
   const deadline = Date.now() + timeLimitMs;
   let interruptRun: ((failure: fc.PreconditionFailure) => void) | undefined;
   const timer = setTimeout(() => interruptRun?.(new fc.PreconditionFailure(true)), timeLimitMs);
   const interruptible = (run: () => Promise<boolean>): Promise<boolean> => {
-    if (Date.now() >= deadline) return Promise.reject(new fc.PreconditionFailure(true));
+    if (Date.now() >= deadline || !goOn()) return Promise.reject(new fc.PreconditionFailure(true));
     return new Promise<boolean>((resolve, reject) => {
       interruptRun = reject;
       run().then(resolve, reject);
@@ -74,31 +83,47 @@ export async function runValidPhase(options: ValidPhaseOptions): Promise<ValidPh
     examples = examplesFor(options);
   } catch (error) {
     if (!(error instanceof UnsatisfiableSchemaError)) throw error;
-    return { records: [], runs: 0, unsatisfiable: error.message, shrink: async () => undefined };
+    return { records: [], runs: 0, examples: 0, unsatisfiable: error.message, extend: async () => undefined, shrink: async () => undefined };
   }
   const params = {
     seed: options.seed,
-    numRuns: options.runs,
+    numRuns: options.examplesOnly ? examples.length : options.runs,
     examples: examples.map((example) => [example] as [JsonValue]),
     markInterruptAsFailure: false,
   };
   const records: CaseRecord[] = [];
-  const details = await withinTimeLimit(options.timeLimitMs, (interruptible) =>
-    fc.check(
-      fc.asyncProperty(arbitrary, (generated) =>
-        interruptible(() =>
-          options.sender.send('valid', generated).then((record) => {
-            if (record) records.push(record);
-            return true;
-          }),
+  const sendAll = (runParams: typeof params, timeLimitMs: number, goOn?: () => boolean) =>
+    withinTimeLimit(
+      timeLimitMs,
+      (interruptible) =>
+        fc.check(
+          fc.asyncProperty(arbitrary, (generated) =>
+            interruptible(() =>
+              options.sender.send('valid', generated).then((record) => {
+                if (record) records.push(record);
+                return true;
+              }),
+            ),
+          ),
+          runParams,
         ),
-      ),
-      params,
-    ),
-  );
-  return {
+      goOn,
+    );
+  const details = await sendAll(params, options.timeLimitMs);
+  const result: ValidPhaseResult = {
     records,
     runs: details.numRuns,
+    examples: Math.min(examples.length, details.numRuns),
+    async extend(runs, timeLimitMs, goOn) {
+      if (runs <= 0) return;
+      const before = records.length;
+      // The generated values do not depend on the examples before them: the same seed draws the same cases, so
+      // the shrink below (generated cases first, without examples) replays these.
+      const more = { ...params, numRuns: runs, examples: [] };
+      const extended = await sendAll(more, timeLimitMs, goOn && (() => goOn(records.length - before)));
+      params.numRuns = runs;
+      result.runs += extended.numRuns;
+    },
     async shrink(failing) {
       // Generated cases shrink with their context; the fixed examples cannot, so they are tried last.
       for (const examplesOfRun of [[], params.examples]) {
@@ -119,4 +144,5 @@ export async function runValidPhase(options: ValidPhaseOptions): Promise<ValidPh
       return undefined;
     },
   };
+  return result;
 }

@@ -67,6 +67,16 @@ export interface MatrixTraffic {
   timeouts: number;
 }
 
+/** Valid-phase runs per method, made vs asked: what a time budget (or a method's time limit) cut. */
+export interface MatrixRuns {
+  /** The run's `--budget`, when it had one. */
+  budgetMs?: number;
+  /** Methods that made fewer runs than asked. */
+  cut: number;
+  /** Sorted by method; `perRunMs` is the measured time of one valid case, when the run measured it. */
+  methods: Array<{ method: string; asked: number; made: number; perRunMs?: number }>;
+}
+
 export interface MatrixCoverage {
   /** Distinct subjects that have a `params.valid-accepted` cell. */
   methods: number;
@@ -113,4 +123,5 @@ export interface Matrix extends MatrixRun {
   /** Present when the target went down (or became slow) during the run; every cell after it is not-run. */
   targetDown?: TargetDown;
   traffic?: MatrixTraffic;
+  runs?: MatrixRuns;
 }

@@ -20,6 +20,15 @@ export interface ProgressFailure {
   readonly line: string;
 }
 
+/** How long the method runs still take, in ms, from what the ones already ended took; undefined while unknown. */
+export type RunsEstimate = (runsTotal: number, nowMs: number) => number | undefined;
+
+/** Without a terminal, a slow run says how far its method runs are at least this often. */
+const QUIET_LINE_MS = 15_000;
+/** An estimate shorter than this is not worth a line of its own. */
+const ETA_WORTH_SAYING_MS = 30_000;
+const ETA_READ_MS = 3_000;
+
 export function formatElapsed(ms: number): string {
   const seconds = Math.floor(ms / 1000);
   if (seconds < 60) return `${(ms / 1000).toFixed(1)}s`;
@@ -37,6 +46,9 @@ export class ProgressLines {
   private readonly counts = new Map<CellStatus, number>();
   private readonly failures: ProgressFailure[] = [];
   private timer: NodeJS.Timeout | undefined;
+  private estimate: RunsEstimate | undefined;
+  private eta: { at: number; ms: number | undefined } = { at: 0, ms: undefined };
+  private lastLineAt = Date.now();
 
   constructor(
     private readonly stream: ProgressStream,
@@ -44,9 +56,10 @@ export class ProgressLines {
   ) {}
 
   /** `checks` matrix cells will be judged after `runs` setup runs (one per method, the event sample). */
-  begin(checks: number, runs: number): void {
+  begin(checks: number, runs: number, estimate?: RunsEstimate): void {
     this.total = checks;
     this.runsTotal = runs;
+    this.estimate = estimate;
     this.started = Date.now();
     if (this.tty) {
       this.timer = setInterval(() => this.redraw(), 1000);
@@ -54,17 +67,43 @@ export class ProgressLines {
       this.redraw();
     } else {
       this.print(`contract-gate: running ${this.total} checks${this.runsTotal ? ` after ${this.runsTotal} method runs` : ''}`);
+      if (estimate) {
+        this.timer = setInterval(() => this.quietLine(), 1000);
+        this.timer.unref();
+      }
     }
   }
 
   runEnded(): void {
     this.runsDone++;
+    this.eta.at = 0;
     if (this.tty) return this.redraw();
     const decile = Math.floor((10 * this.runsDone) / this.runsTotal);
     if (decile > this.runsDecile && this.runsDone < this.runsTotal) {
       this.runsDecile = decile;
-      this.print(`method runs ${Math.floor((100 * this.runsDone) / this.runsTotal)}%: ${this.runsDone}/${this.runsTotal}, ${formatElapsed(Date.now() - this.started)}`);
+      this.print(`method runs ${Math.floor((100 * this.runsDone) / this.runsTotal)}%: ${this.runsDone}/${this.runsTotal}, ${formatElapsed(Date.now() - this.started)}${this.etaText()}`);
     }
+  }
+
+  private etaText(): string {
+    const eta = this.runsDone < this.runsTotal ? this.etaMs() : undefined;
+    return eta === undefined ? '' : `, about ${formatElapsed(eta)} left`;
+  }
+
+  /** The estimate, read at most every few seconds and counted down between. */
+  private etaMs(): number | undefined {
+    if (!this.estimate) return undefined;
+    const now = Date.now();
+    if (now - this.eta.at >= ETA_READ_MS) this.eta = { at: now, ms: this.estimate(this.runsTotal, now) };
+    return this.eta.ms === undefined ? undefined : Math.max(0, this.eta.ms - (now - this.eta.at));
+  }
+
+  /** Without a terminal, a long quiet stretch of method runs gets a line saying how long they still take. */
+  private quietLine(): void {
+    if (this.runsDone >= this.runsTotal || Date.now() - this.lastLineAt < QUIET_LINE_MS) return;
+    const eta = this.etaMs();
+    if (eta === undefined || eta < ETA_WORTH_SAYING_MS) return;
+    this.print(`method runs ${this.runsDone}/${this.runsTotal}, ${formatElapsed(Date.now() - this.started)}, about ${formatElapsed(eta)} left`);
   }
 
   /** A cell's final status; `failure` is read only when the status fails the gate. */
@@ -118,13 +157,14 @@ export class ProgressLines {
   }
 
   private redraw(): void {
-    const runs = this.runsDone < this.runsTotal ? `${this.runsDone}/${this.runsTotal} method runs · ` : '';
+    const runs = this.runsDone < this.runsTotal ? `${this.runsDone}/${this.runsTotal} method runs${this.etaText().replace(', ', ' · ')} · ` : '';
     const line = `contract-gate  ${runs}${this.done}/${this.total} checks · ${this.failures.length} failing · ${formatElapsed(Date.now() - this.started)}`;
     const width = this.stream.columns ?? 120;
     this.stream.write(`\r\x1b[2K${line.length > width - 1 ? line.slice(0, width - 1) : line}`);
   }
 
   private print(line: string): void {
+    this.lastLineAt = Date.now();
     // On a TTY the live line is cleared first so that a message never lands in the middle of it.
     this.stream.write(`${this.tty ? '\r\x1b[2K' : ''}${line}\n`);
     if (this.tty && this.timer) this.redraw();

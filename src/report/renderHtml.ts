@@ -1,3 +1,4 @@
+import { runsSentence } from './runsText.js';
 import { failsGate, sortChecks } from './matrixModel.js';
 import type { Matrix, MatrixCell } from './matrixTypes.js';
 import { describeEvidence } from '../checks/evidence.js';
@@ -161,6 +162,7 @@ export function renderHtml(matrix: Matrix): string {
     ...(matrix.shard ? [['Shard', `${matrix.shard} (this shard only)`] as [string, string]] : []),
     ['Coverage', coverageText(matrix) + (matrix.coverage.unreached.length ? `; unreached: ${matrix.coverage.unreached.join(', ')}` : '')],
     ['Cells', countsText(matrix)],
+    ...(matrix.runs ? [['Runs', runsSentence(matrix.runs)] as [string, string]] : []),
     ['Generated', matrix.generatedAt],
   ];
   return `<!doctype html>

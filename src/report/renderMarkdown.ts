@@ -1,4 +1,5 @@
 import { describeEvidence, isEvidenced } from '../checks/evidence.js';
+import { runsSentence, runsTableLines } from './runsText.js';
 import { sortChecks } from './matrixModel.js';
 import type { CellStatus, Matrix, MatrixCell } from './matrixTypes.js';
 
@@ -97,6 +98,7 @@ function headerLines(matrix: Matrix): string[] {
   const shown = unreached.slice(0, 20).map(code).join(', ') + (unreached.length > 20 ? `, … ${unreached.length - 20} more` : '');
   rows.push(['Coverage', text(coverageText(matrix)) + (unreached.length ? `; unreached: ${shown}` : '')]);
   rows.push(['Cells', countsText(matrix)]);
+  if (matrix.runs) rows.push(['Runs', text(runsSentence(matrix.runs))]);
   return ['| | |', '|---|---|', ...rows.map(([name, value]) => `| ${name} | ${value} |`)];
 }
 
@@ -154,6 +156,7 @@ export function renderMarkdown(matrix: Matrix): string {
     ...sectionLines('Passes with no evidence (nothing their rule judges was observed)', matrix.cells.filter((cell) => cell.status === 'pass' && !isEvidenced(cell.evidence)), false),
     ...sectionLines('Did not run', of('not-run'), true),
     ...sectionLines('Known failures (baseline)', of('known-fail'), true),
+    ...(matrix.runs ? ['', '<details><summary>Valid runs per method</summary>', '', ...runsTableLines(matrix.runs), '', '</details>'] : []),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -81,6 +81,13 @@ export const RUN_OPTIONS = {
     default: 0,
   },
   failOnFlaky: { type: flag(), help: 'a flaky cell (failed, then passed on a retry) fails the gate, exit 1; without it a flaky cell exits 0', commands: ['run'], default: false },
+  budget: {
+    type: duration(1000, 'duration'),
+    help: 'the run ends within this time (e.g. 90s, 5m): generated valid payloads are spread over the methods by their measured latency, fixed examples and negative cases are never cut, the summary and the matrix say the runs made per method',
+    commands: ['run'],
+    defaultFrom: { text: 'none: every method gets --runs', by: 'unset' },
+    field: 'budgetMs',
+  },
   grep: { type: regex(), help: 'only checks whose title or tags match, e.g. "@check:params\\." or "session\\.create"', commands: ['run'] },
   reportDir: {
     type: path('dir'),
@@ -116,6 +123,13 @@ export const RUN_OPTIONS = {
     commands: ['run'],
     defaultFrom: { text: 'six request timeouts', by: 'derived' },
     field: 'drainLimitMs',
+  },
+  probe: {
+    type: text('method'),
+    help: 'after a request timeout, the cheap call (sent without params) the target must answer before anything else is sent to it',
+    commands: ['run'],
+    defaultFrom: { text: "the profile's cheap call (json-rpc: an unknown method, hermes: gateway.ping)", by: 'unset' },
+    field: 'probeMethod',
   },
   statefulRuns: { type: integer({ min: 1 }), help: 'random call sequences per stateful check; --grep @check:stateful runs them alone', commands: ['run'], default: 25 },
   statefulSteps: { type: integer({ min: 1 }), help: 'at most this many calls per sequence', commands: ['run'], default: 40 },

@@ -1,0 +1,94 @@
+import { expect, test } from '@playwright/test';
+import fc from 'fast-check';
+import { allocateRuns, BUDGET_RESERVE, grantRuns, type MethodCost, predictedMs, reserveMs } from '../../src/run/runBudget.js';
+import { methodRunsEtaMs } from '../../src/run/runEta.js';
+
+const cost = fc.record({
+  fixedMs: fc.integer({ min: 0, max: 20_000 }),
+  perRunMs: fc.oneof(fc.integer({ min: 1, max: 50 }), fc.integer({ min: 200, max: 6_000 })),
+  examples: fc.integer({ min: 0, max: 3 }),
+  asked: fc.integer({ min: 1, max: 300 }),
+}) satisfies fc.Arbitrary<MethodCost>;
+const methods = fc.array(cost, { minLength: 1, maxLength: 40 });
+const budget = fc.integer({ min: 0, max: 600_000 });
+const extraOf = (method: MethodCost, runs: number): number => runs - method.examples;
+
+test('the allocation never cuts a fixed example, never gives more than asked, and fits the budget whenever the fixed cases do', () => {
+  fc.assert(
+    fc.property(budget, methods, (budgetMs, list) => {
+      const runs = allocateRuns(budgetMs, list);
+      expect(runs).toHaveLength(list.length);
+      list.forEach((method, index) => {
+        const made = runs[index] as number;
+        expect(Number.isInteger(made)).toBe(true);
+        expect(made).toBeGreaterThanOrEqual(method.examples);
+        expect(made).toBeLessThanOrEqual(Math.max(method.examples, method.asked));
+      });
+      const fixed = list.reduce((sum, method) => sum + method.fixedMs, 0);
+      expect(predictedMs(list, runs)).toBeLessThanOrEqual(Math.max(budgetMs, fixed) + 1e-6);
+    }),
+  );
+});
+
+test('the allocation is max-min fair in time: a method cut short never gets less time than another one more than a case', () => {
+  fc.assert(
+    fc.property(budget, methods, (budgetMs, list) => {
+      const runs = allocateRuns(budgetMs, list);
+      const time = list.map((method, index) => extraOf(method, runs[index] as number) * method.perRunMs);
+      list.forEach((method, index) => {
+        if ((runs[index] as number) >= method.asked) return;
+        // Cut short: every other method's generated time is at most this one's plus one of this one's cases.
+        for (const other of time) expect(other).toBeLessThanOrEqual((time[index] as number) + method.perRunMs + 1e-6);
+      });
+    }),
+  );
+});
+
+test('the allocation gives every method what it asked when it all fits, and fast methods their runs before a slow one', () => {
+  const fast: MethodCost = { fixedMs: 500, perRunMs: 20, examples: 2, asked: 100 };
+  const slow: MethodCost = { fixedMs: 5_000, perRunMs: 2_000, examples: 2, asked: 100 };
+  expect(allocateRuns(1_000_000, [fast, slow])).toEqual([100, 100]);
+  // 20 s: 5.5 s fixed, fast's 98 cases take 1.96 s, the slow one gets the rest (12.54 s: 6 cases).
+  expect(allocateRuns(20_000, [fast, fast, slow])).toEqual([100, 100, 2 + Math.floor((20_000 - 5_000 - 1_000 - 2 * 1_960) / 2_000)]);
+  // Less than the fixed cases: only the examples.
+  expect(allocateRuns(1_000, [fast, slow])).toEqual([2, 2]);
+});
+
+test('a grant keeps the reserve, counts every lane, and never exceeds the wall time left on its own lane', () => {
+  const self: MethodCost = { fixedMs: 0, perRunMs: 100, examples: 2, asked: 1_000 };
+  const base = { startedAtMs: 0, budgetMs: 100_000, reserveMs: reserveMs(100_000, 1_000), lanes: 2, self, pending: [], inFlightMs: 0 };
+  const cutoff = 100_000 * (1 - BUDGET_RESERVE) - 2 * 1_000;
+  // Alone, with 2 lanes: the capacity is twice the wall time, but one lane runs one method.
+  expect(grantRuns({ ...base, nowMs: cutoff - 10_000 })).toEqual({ runs: 2 + 100, timeLimitMs: 10_000 });
+  // With one pending method just like it: the two share the 2 × 10 s.
+  expect(grantRuns({ ...base, nowMs: cutoff - 10_000, pending: [{ ...self, fixedMs: 0 }] }).runs).toBe(2 + 100);
+  expect(grantRuns({ ...base, nowMs: cutoff - 10_000, pending: [self, self, self] }).runs).toBe(2 + 50);
+  // Past the cutoff: the examples only.
+  expect(grantRuns({ ...base, nowMs: cutoff + 1 })).toEqual({ runs: 2, timeLimitMs: 0 });
+  // Others still running take their part of the capacity first.
+  expect(grantRuns({ ...base, nowMs: cutoff - 10_000, pending: [self], inFlightMs: 10_000 }).runs).toBe(2 + 50);
+});
+
+test('a grant never goes below the examples nor predicts past the budget on any lane', () => {
+  fc.assert(
+    fc.property(cost, fc.array(cost, { maxLength: 20 }), fc.integer({ min: 1_000, max: 600_000 }), fc.double({ min: 0, max: 1.2, noNaN: true }), fc.integer({ min: 1, max: 8 }), (self, pending, budgetMs, progress, lanes) => {
+      const nowMs = Math.floor(budgetMs * progress);
+      const me = { ...self, fixedMs: 0 };
+      const grant = grantRuns({ nowMs, startedAtMs: 0, budgetMs, reserveMs: reserveMs(budgetMs, 0), lanes, self: me, pending, inFlightMs: 0 });
+      expect(grant.runs).toBeGreaterThanOrEqual(me.examples);
+      expect(grant.runs).toBeLessThanOrEqual(Math.max(me.examples, me.asked));
+      const wallLeft = Math.max(0, budgetMs * (1 - BUDGET_RESERVE) - nowMs);
+      expect(grant.timeLimitMs).toBeCloseTo(wallLeft, 6);
+      expect(extraOf(me, grant.runs) * me.perRunMs).toBeLessThanOrEqual(wallLeft + 1e-6);
+    }),
+  );
+});
+
+test('the estimate of the method runs left: nothing before one ended, then the typical run for each one left, less what the running ones ran, over the lanes', () => {
+  const entry = (method: string, startedAt: number, elapsedMs?: number) => ({ method, asked: 100, startedAt, ...(elapsedMs !== undefined ? { made: 100, elapsedMs } : {}) });
+  expect(methodRunsEtaMs([entry('a', 0)], 4, 2, 1_000)).toBeUndefined();
+  // a and b took 10 s and 20 s (typical: 15 s); c has run 5 s of its 15; d is not started: (10 + 15) / 2 lanes.
+  expect(methodRunsEtaMs([entry('a', 0, 10_000), entry('b', 0, 20_000), entry('c', 20_000)], 4, 2, 25_000)).toBe(12_500);
+  // A run already past the typical time counts as about to end.
+  expect(methodRunsEtaMs([entry('a', 0, 10_000), entry('c', 0)], 2, 1, 60_000)).toBe(0);
+});
