@@ -29,7 +29,7 @@ import { renderFaultTable, type TableRow } from './selfTestTable.js';
 const RESULTS = join(REPO, 'test-results');
 const RUNS = join(RESULTS, 'selftest');
 const TABLE_FILE = join(RESULTS, 'selftest-table.md');
-const README = join(import.meta.dirname, '..', '..', 'README.md');
+const README = join(import.meta.dirname, '..', '..', 'docs', 'self-test.md');
 const JOBS = Number(process.env['SELFTEST_JOBS'] ?? '') || 2 * availableParallelism();
 const ONLY = process.env['SELFTEST_FAULTS']?.split(',').filter((name) => name.length > 0);
 const CASES = ONLY ? FAULT_CASES.filter((faultCase) => ONLY.includes(faultCase.fault)) : FAULT_CASES;
@@ -242,7 +242,7 @@ test('Chromium is present where the self-test runs in CI; elsewhere its absence 
   noteDroppedBrowserLane(CASES);
 });
 
-test('the expectations cover every fault and every check, each fault fails its own check, and the README section shows them', () => {
+test('the expectations cover every fault and every check, each fault fails its own check, and docs/self-test.md shows them', () => {
   const names = FAULT_CASES.map((faultCase) => faultCase.fault);
   expect(new Set(names).size, 'a fault listed twice').toBe(names.length);
   // Faults of the oracle's own rules are proven by unit tests, not by matrix cells (see ORACLE_RULES).

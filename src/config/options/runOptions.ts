@@ -128,7 +128,7 @@ export const RUN_OPTIONS = {
     type: text('method'),
     help: 'after a request timeout, the cheap call (sent without params) the target must answer before anything else is sent to it',
     commands: ['run'],
-    defaultFrom: { text: "the profile's cheap call (json-rpc: an unknown method, hermes: gateway.ping)", by: 'unset' },
+    defaultFrom: { text: "the profile's cheap call, else a contract method with no params and a read-only name, else an unknown method", by: 'unset' },
     field: 'probeMethod',
   },
   statefulRuns: { type: integer({ min: 1 }), help: 'random call sequences per stateful check; --grep @check:stateful runs them alone', commands: ['run'], default: 25 },
