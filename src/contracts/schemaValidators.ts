@@ -33,7 +33,9 @@ function anchorRefs(node: unknown, base: string): unknown {
 interface CompiledDocument {
   ajv: Ajv;
   base: string;
-  cache: Map<JsonSchema, ValidateFunction>;
+  /** By identity first (no serialising on the hot path), then by content: generated documents repeat schemas. */
+  byIdentity: Map<JsonSchema, ValidateFunction>;
+  byContent: Map<string, ValidateFunction>;
 }
 
 /** One compiled state per document object, shared by every SchemaValidators built for it (workers, benches, replays). */
@@ -42,17 +44,19 @@ const compiledDocuments = new WeakMap<object, CompiledDocument>();
 function compiledDocument(contract: Contract): CompiledDocument {
   let compiled = compiledDocuments.get(contract.document);
   if (!compiled) {
-    const ajv = createAjv({ validateSchema: false });
+    // Referenced schemas compiled once as functions of their own (inlineRefs off), and no optimiser pass: a run
+    // compiles most schemas of its document and validates a few hundred values with each.
+    const ajv = createAjv({ validateSchema: false, inlineRefs: false, code: { optimize: false } });
     const base = `urn:contract-gate:document:${++documentCounter}`;
     ajv.addSchema({ ...contract.document, $id: base }, base);
-    compiled = { ajv, base, cache: new Map() };
+    compiled = { ajv, base, byIdentity: new Map(), byContent: new Map() };
     compiledDocuments.set(contract.document, compiled);
   }
   return compiled;
 }
 
 /**
- * Compiles the schemas of one contract with ajv + ajv-formats, each schema once (cached by identity, per document).
+ * Compiles the schemas of one contract with ajv + ajv-formats, each schema once (cached by identity and by content, per document).
  * The whole document is registered under a private id so that `$ref`s, recursive ones included, resolve.
  */
 export class SchemaValidators {
@@ -63,11 +67,16 @@ export class SchemaValidators {
   }
 
   validator(schema: JsonSchema): ValidateFunction {
-    const { ajv, base, cache } = this.compiled;
-    let validate = cache.get(schema);
+    const { ajv, base, byIdentity, byContent } = this.compiled;
+    let validate = byIdentity.get(schema);
     if (!validate) {
-      validate = ajv.compile(typeof schema === 'boolean' ? schema : (anchorRefs(schema, base) as object));
-      cache.set(schema, validate);
+      const content = JSON.stringify(schema);
+      validate = byContent.get(content);
+      if (!validate) {
+        validate = ajv.compile(typeof schema === 'boolean' ? schema : (anchorRefs(schema, base) as object));
+        byContent.set(content, validate);
+      }
+      byIdentity.set(schema, validate);
     }
     return validate;
   }
