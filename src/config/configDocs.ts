@@ -103,6 +103,11 @@ ${keys.join('\n')}
 
 \`--config FILE\` (env \`CONTRACT_GATE_CONFIG\`) and \`--project NAME\` (env \`CONTRACT_GATE_PROJECT\`) are command-line only.
 
+Compiled schema validators are kept between runs in \`$XDG_CACHE_HOME/contract-gate/validators\` (else
+\`~/.cache/contract-gate/validators\`), keyed by ajv's version, the document and the schema: env
+\`CONTRACT_GATE_CACHE_DIR\` moves the folder, \`CONTRACT_GATE_CACHE=off\` turns the cache off. A CI job can keep the
+folder between jobs (\`actions/cache\`); removing it at any time is safe.
+
 ## The other commands
 
 They take no configuration file; their options, from the same table:

@@ -1,5 +1,6 @@
-import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
-import { createAjv } from '../../core/ajv.js';
+import { _, type Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { AJV_DEFAULTS, createAjv } from '../../core/ajv.js';
+import { contentDigest, ValidatorCache } from '../../core/validatorCache.js';
 import type { Contract } from './contractModel.js';
 import type { JsonSchema } from '../../core/index.js';
 
@@ -12,8 +13,6 @@ export interface SchemaViolation {
 }
 
 export type SchemaCheck = (value: unknown) => SchemaViolation[];
-
-let documentCounter = 0;
 
 function toViolations(errors: ErrorObject[] | null | undefined): SchemaViolation[] {
   return (errors ?? []).map((e) => ({ instancePath: e.instancePath, keyword: e.keyword, message: e.message ?? e.keyword, params: e.params as Record<string, unknown> }));
@@ -36,7 +35,12 @@ interface CompiledDocument {
   /** By identity first (no serialising on the hot path), then by content: generated documents repeat schemas. */
   byIdentity: Map<JsonSchema, ValidateFunction>;
   byContent: Map<string, ValidateFunction>;
+  /** Validators compiled by earlier runs for the same document (none when the cache is off). */
+  disk: ValidatorCache | undefined;
 }
+
+/** Referenced schemas compiled once as functions of their own (inlineRefs off). */
+const OPTIONS = { validateSchema: false, inlineRefs: false } as const;
 
 /** One compiled state per document object, shared by every SchemaValidators built for it (workers, benches, replays). */
 const compiledDocuments = new WeakMap<object, CompiledDocument>();
@@ -44,19 +48,24 @@ const compiledDocuments = new WeakMap<object, CompiledDocument>();
 function compiledDocument(contract: Contract): CompiledDocument {
   let compiled = compiledDocuments.get(contract.document);
   if (!compiled) {
-    // Referenced schemas compiled once as functions of their own (inlineRefs off), and no optimiser pass: a run
-    // compiles most schemas of its document and validates a few hundred values with each.
-    const ajv = createAjv({ validateSchema: false, inlineRefs: false, code: { optimize: false } });
-    const base = `urn:contract-gate:document:${++documentCounter}`;
+    // The document's digest names it, so that equal documents (another run, another process) give equal code.
+    const base = `urn:contract-gate:document:${contentDigest(contract.document)}`;
+    const disk = ValidatorCache.open(`harness ${JSON.stringify({ ...AJV_DEFAULTS, ...OPTIONS, optimize: false })} ${base}`);
+    // No optimiser pass: a run compiles most schemas of its document and validates a few hundred values with each.
+    // With the cache on, ajv keeps each validator's source, and the standalone code it writes loads its formats
+    // from ajv-formats.
+    const code = disk ? { optimize: false, source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } : { optimize: false };
+    const ajv = createAjv({ ...OPTIONS, code });
     ajv.addSchema({ ...contract.document, $id: base }, base);
-    compiled = { ajv, base, byIdentity: new Map(), byContent: new Map() };
+    compiled = { ajv, base, byIdentity: new Map(), byContent: new Map(), disk };
     compiledDocuments.set(contract.document, compiled);
   }
   return compiled;
 }
 
 /**
- * Compiles the schemas of one contract with ajv + ajv-formats, each schema once (cached by identity and by content, per document).
+ * Compiles the schemas of one contract with ajv + ajv-formats, each schema once (cached by identity and by content, per
+ * document, and on disk between runs: core/validatorCache.ts).
  * The whole document is registered under a private id so that `$ref`s, recursive ones included, resolve.
  */
 export class SchemaValidators {
@@ -67,15 +76,16 @@ export class SchemaValidators {
   }
 
   validator(schema: JsonSchema): ValidateFunction {
-    const { ajv, base, byIdentity, byContent } = this.compiled;
+    const { ajv, base, byIdentity, byContent, disk } = this.compiled;
     let validate = byIdentity.get(schema);
     if (!validate) {
       const content = JSON.stringify(schema);
-      validate = byContent.get(content);
+      validate = byContent.get(content) ?? disk?.load(content);
       if (!validate) {
         validate = ajv.compile(typeof schema === 'boolean' ? schema : (anchorRefs(schema, base) as object));
-        byContent.set(content, validate);
+        disk?.store(content, ajv, validate);
       }
+      byContent.set(content, validate);
       byIdentity.set(schema, validate);
     }
     return validate;

@@ -1,0 +1,93 @@
+import { expect, test } from '@playwright/test';
+import fc from 'fast-check';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadContractSync, SchemaValidators } from '../../src/contracts/index.js';
+import type { Contract } from '../../src/contracts/index.js';
+import { validatorCacheDir } from '../../core/validatorCache.js';
+import type { JsonSchema } from '../../core/index.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const DOCUMENTS = [join(ROOT, 'node_modules/@metamask/api-specs/dist/build/openrpc.json'), join(ROOT, 'profiles/hermes/contracts/session-lifecycle.openrpc.json')];
+
+/** Runs `work` with the validator cache in `dir` (or off), the environment restored after. */
+function withCache<T>(dir: string | 'off', work: () => T): T {
+  const saved = { dir: process.env['CONTRACT_GATE_CACHE_DIR'], off: process.env['CONTRACT_GATE_CACHE'] };
+  if (dir === 'off') process.env['CONTRACT_GATE_CACHE'] = 'off';
+  else {
+    delete process.env['CONTRACT_GATE_CACHE'];
+    process.env['CONTRACT_GATE_CACHE_DIR'] = dir;
+  }
+  try {
+    return work();
+  } finally {
+    for (const [key, value] of [['CONTRACT_GATE_CACHE_DIR', saved.dir], ['CONTRACT_GATE_CACHE', saved.off]] as const) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  }
+}
+
+const schemasOf = (contract: Contract): JsonSchema[] => contract.methods.flatMap((method) => [method.paramsSchema, ...(method.resultSchema === undefined ? [] : [method.resultSchema])]);
+
+test('where the cache lives: CONTRACT_GATE_CACHE_DIR, else the user cache folder; CONTRACT_GATE_CACHE=off turns it off', () => {
+  expect(validatorCacheDir({ CONTRACT_GATE_CACHE_DIR: '/x/y' })).toBe('/x/y');
+  expect(validatorCacheDir({ XDG_CACHE_HOME: '/c' })).toBe(join('/c', 'contract-gate', 'validators'));
+  expect(validatorCacheDir({ CONTRACT_GATE_CACHE: 'off', CONTRACT_GATE_CACHE_DIR: '/x/y' })).toBeUndefined();
+});
+
+test('property: a validator loaded from the cache gives the verdict and the errors of one compiled afresh, on third-party and Hermes schemas', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-vcache-'));
+  try {
+    for (const path of DOCUMENTS) {
+      // Each load gives a new document object, so each SchemaValidators below starts with nothing in memory.
+      const cold = withCache(dir, () => new SchemaValidators(loadContractSync(path)));
+      const contract = loadContractSync(path);
+      const schemas = schemasOf(contract);
+      for (const schema of schemas) withCache(dir, () => cold.validator(schema));
+      expect(readdirSync(dir).length, `${path}: validators written`).toBeGreaterThan(0);
+      const warm = withCache(dir, () => new SchemaValidators(contract));
+      const fresh = withCache('off', () => new SchemaValidators(loadContractSync(path)));
+      for (const schema of schemas) {
+        fc.assert(
+          fc.property(fc.oneof(fc.jsonValue(), fc.object()), (value) => {
+            expect(withCache(dir, () => warm.check(schema, value))).toEqual(fresh.check(schema, value));
+          }),
+          { numRuns: 20, seed: 7 },
+        );
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the cache is what a later run uses, and an entry that does not load is compiled again', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-vcache-'));
+  try {
+    const path = DOCUMENTS[1] as string;
+    const schema = { type: 'object', required: ['session_id'], properties: { session_id: { type: 'string' } } };
+    withCache(dir, () => new SchemaValidators(loadContractSync(path)).validator(schema));
+    const [entry, ...others] = readdirSync(dir);
+    expect(others).toEqual([]);
+    const valid = { session_id: 's1' };
+    // An entry that refuses everything proves the next run reads the file rather than compiling again.
+    writeFileSync(join(dir, entry as string), 'function v(){v.errors=[{instancePath:"",keyword:"planted",params:{},message:"from the cache"}];return false}\nmodule.exports=v;module.exports.default=v;');
+    expect(withCache(dir, () => new SchemaValidators(loadContractSync(path)).check(schema, valid)).map((v) => v.keyword)).toEqual(['planted']);
+    writeFileSync(join(dir, entry as string), 'this is not JavaScript (');
+    expect(withCache(dir, () => new SchemaValidators(loadContractSync(path)).check(schema, valid))).toEqual([]);
+    expect(withCache(dir, () => new SchemaValidators(loadContractSync(path)).check(schema, { session_id: 1 })).map((v) => v.instancePath)).toEqual(['/session_id']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('an unwritable cache folder costs nothing but the cache: validators are compiled as without one', () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'contract-gate-vcache-')), 'a-file');
+  writeFileSync(file, '');
+  const validators = withCache(join(file, 'below-a-file'), () => new SchemaValidators(loadContractSync(DOCUMENTS[1] as string)));
+  const schema = { type: 'integer', minimum: 3 };
+  expect(withCache(join(file, 'below-a-file'), () => validators.check(schema, 2)).map((v) => v.keyword)).toEqual(['minimum']);
+  expect(validators.check(schema, 3)).toEqual([]);
+});
