@@ -1,0 +1,54 @@
+import { expect, test } from '@playwright/test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WebSocketServer } from 'ws';
+import { noAuth } from '../../src/client/connectionAuth.js';
+import { drain, drainWanted, exclusively, noteTimeout, shareFlowOverLanes, whileJudged } from '../../fixtures/flow.js';
+import type { RunPlan } from '../../src/run/runPlan.js';
+import type { Target } from '../../src/run/target.js';
+
+// The flow rules as the run engine's lanes see them, all in one process: a timeout in one lane makes every lane
+// drain before its next request, and while one lane judges a timeout the others hold their requests. (Across
+// Playwright workers the same rules go through marker files; test/unit/targetDown.test.ts runs them end to end.)
+function planIn(workDir: string): RunPlan {
+  const config = { maxInFlight: 4, workers: 1, drainLimitMs: 2_000, requestTimeoutMs: 500, probeMethod: 'ping' };
+  return { config, workDir } as unknown as RunPlan;
+}
+
+test('in the run engine: a timeout asks every lane to drain, per run, until a probe is answered; a judged timeout holds the other lanes', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-flow-'));
+  const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  server.on('connection', (socket) => socket.on('message', (data) => socket.send(JSON.stringify({ jsonrpc: '2.0', id: (JSON.parse(String(data)) as { id: unknown }).id, result: 'pong' }))));
+  await new Promise((resolve) => server.once('listening', resolve));
+  const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const target = { kind: 'external', url, auth: noAuth() } as unknown as Target;
+  try {
+    const plan = planIn(join(dir, 'a'));
+    const other = planIn(join(dir, 'b'));
+    shareFlowOverLanes(plan);
+    shareFlowOverLanes(other);
+    expect(drainWanted(plan)).toBe(false);
+    noteTimeout(plan);
+    expect(drainWanted(plan), 'after a timeout').toBe(true);
+    expect(drainWanted(other), 'another run in the same process is not drained for it').toBe(false);
+    expect(await drain(plan, target), 'the probe is answered').toBe(true);
+    expect(drainWanted(plan), 'after the drain').toBe(false);
+
+    const order: string[] = [];
+    let release = (): void => undefined;
+    const judging = exclusively(plan, () => new Promise<void>((resolve) => (release = resolve)).then(() => order.push('judged')));
+    const held = whileJudged(plan).then(() => order.push('next request'));
+    const free = whileJudged(other).then(() => order.push('other run'));
+    await free;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(order, 'held while the timeout is judged').toEqual(['other run']);
+    release();
+    await Promise.all([judging, held]);
+    expect(order).toEqual(['other run', 'judged', 'next request']);
+  } finally {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
