@@ -121,7 +121,8 @@ test('every components schema compiles with ajv in strict mode', () => {
   for (const path of openRpcFiles()) {
     // inlineRefs: false compiles each referenced schema once, as its own function, instead of again inside every
     // schema that refers to it: every schema is still compiled, each in strict mode, at about two thirds of the CPU.
-    const ajv = new Ajv({ strict: true, allErrors: true, inlineRefs: false });
+    // The generated code is never run, so ajv's optimiser pass over it is skipped.
+    const ajv = new Ajv({ strict: true, allErrors: true, inlineRefs: false, code: { optimize: false } });
     addFormatsModule.default(ajv);
     ajv.addKeyword('components');
     const id = `https://contract-gate.invalid/${path}`;
