@@ -1,4 +1,4 @@
-import { chromium, type Browser } from '@playwright/test';
+import type { Browser } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -92,6 +92,9 @@ async function judgeLanes(plan: RunPlan, lanes: Lane[], pagePath: string, testIn
   const check = 'scenario.browser-remote-lane';
   const redactor = new Redactor(lanes.map((lane) => lane.token));
   const { server, pageUrl } = await servePage(pagePath);
+  // Loaded when a browser is first needed: Playwright costs about 0.4 s of CPU to load, which a run whose selection
+  // has no browser cell, and every other command that loads the profile, need not pay.
+  const { chromium } = await import('@playwright/test');
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const violations: Violation[] = [];
   const shown: string[] = [];
