@@ -6,7 +6,8 @@ import { buildProgram } from '../../cli/main.js';
 import { camelCase, helpOf } from '../../cli/lib/commanderOptions.js';
 import { DEFAULT_BUILD_DELAY_MS, DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_ORPHAN_GRACE_MS, DEFAULT_SERVER_REQUEST_TIMEOUT_MS, DEFAULT_TICKET_TTL_MS } from '../../gateway/index.js';
 import { renderConfigurationDocs } from '../../src/config/configDocs.js';
-import { configFileSchema } from '../../src/config/configSchema.js';
+import { configFileSchema, runConfigSchema } from '../../src/config/configSchema.js';
+import { createAjv } from '../../core/ajv.js';
 import { configFileOptions, fieldOf, OPTIONS, optionsOf } from '../../src/config/optionTable.js';
 import { COMMAND_NAMES, defaultText, flagOf, type OptionSpec } from '../../src/config/optionTypes.js';
 import { parallelismOf } from '../../src/config/parallelism.js';
@@ -106,4 +107,12 @@ test('one function splits the workers and the in-flight limit: at least one requ
   const flow = readFileSync(join(REPO, 'fixtures', 'flow.ts'), 'utf8');
   expect(config).toContain('workers: parallelismOf(runConfig).workers');
   expect(flow).toContain('parallelismOf(plan.config).perWorker');
+});
+
+test('the run configuration and configuration file schemas are valid draft-07 (the run compiles them without checking)', () => {
+  for (const [name, schema] of [['run configuration', runConfigSchema()], ['configuration file', configFileSchema()]] as const) {
+    const ajv = createAjv({ strict: true, validateSchema: true, useDefaults: true });
+    expect(ajv.validateSchema(schema as object), `${name}: ${ajv.errorsText(ajv.errors)}`).toBe(true);
+    expect(() => ajv.compile(schema as object), name).not.toThrow();
+  }
 });
