@@ -209,23 +209,29 @@ test('open requests sharing an id are found oldest first, whatever order they ar
     fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
       const pending = new PendingRequests();
       const open: PendingRequest[] = [];
+      // Every step is compared with the model; the mismatches are asserted once per case (an expect per
+      // comparison was most of this test's time).
+      const wrong: string[] = [];
       let serial = 0;
-      for (const s of steps) {
+      steps.forEach((s, at) => {
         if ('add' in s) {
           const request = { serial: ++serial, id: s.add, key: rpcIdKey(s.add), method: 'm', params: undefined, requestText: '', started: 0, timer: undefined, slot: undefined, resolve: () => undefined };
           pending.add(request);
           open.push(request);
         } else if (open.length > 0) {
           const [gone] = open.splice(s.remove % open.length, 1);
-          expect(pending.delete(gone as PendingRequest)).toBe(true);
-          expect(pending.delete(gone as PendingRequest)).toBe(false);
+          if (pending.delete(gone as PendingRequest) !== true) wrong.push(`step ${at}: the first delete of request ${gone?.serial} failed`);
+          if (pending.delete(gone as PendingRequest) !== false) wrong.push(`step ${at}: the second delete of request ${gone?.serial} succeeded`);
         }
-        expect(pending.size).toBe(open.length);
+        if (pending.size !== open.length) wrong.push(`step ${at}: size ${pending.size}, ${open.length} open`);
         for (const id of ids) {
-          expect(pending.exact(id)).toBe(open.find((r) => rpcIdKey(r.id) === rpcIdKey(id)));
-          expect(pending.loose(id)).toBe(id === null ? undefined : open.find((r) => rpcIdText(r.id) === String(id)));
+          const exact = open.find((r) => rpcIdKey(r.id) === rpcIdKey(id));
+          const loose = id === null ? undefined : open.find((r) => rpcIdText(r.id) === String(id));
+          if (pending.exact(id) !== exact) wrong.push(`step ${at}: exact(${JSON.stringify(id)}) is request ${pending.exact(id)?.serial}, not ${exact?.serial}`);
+          if (pending.loose(id) !== loose) wrong.push(`step ${at}: loose(${JSON.stringify(id)}) is request ${pending.loose(id)?.serial}, not ${loose?.serial}`);
         }
-      }
+      });
+      expect(wrong).toEqual([]);
     }),
     { numRuns: 40 },
   );
