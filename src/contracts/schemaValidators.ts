@@ -39,8 +39,12 @@ interface CompiledDocument {
   disk: ValidatorCache | undefined;
 }
 
-/** Referenced schemas compiled once as functions of their own (inlineRefs off). */
+/**
+ * Referenced schemas compiled once as functions of their own (inlineRefs off), and no optimiser pass: a run compiles
+ * most schemas of its document and validates a few hundred values with each.
+ */
 const OPTIONS = { validateSchema: false, inlineRefs: false } as const;
+const CODE = { optimize: false } as const;
 
 /** One compiled state per document object, shared by every SchemaValidators built for it (workers, benches, replays). */
 const compiledDocuments = new WeakMap<object, CompiledDocument>();
@@ -50,11 +54,10 @@ function compiledDocument(contract: Contract): CompiledDocument {
   if (!compiled) {
     // The document's digest names it, so that equal documents (another run, another process) give equal code.
     const base = `urn:contract-gate:document:${contentDigest(contract.document)}`;
-    const disk = ValidatorCache.open(`harness ${JSON.stringify({ ...AJV_DEFAULTS, ...OPTIONS, optimize: false })} ${base}`);
-    // No optimiser pass: a run compiles most schemas of its document and validates a few hundred values with each.
+    const disk = ValidatorCache.open(`harness ${JSON.stringify({ ...AJV_DEFAULTS, ...OPTIONS, code: CODE })} ${base}`);
     // With the cache on, ajv keeps each validator's source, and the standalone code it writes loads its formats
     // from ajv-formats.
-    const code = disk ? { optimize: false, source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } : { optimize: false };
+    const code = disk ? { ...CODE, source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } : CODE;
     const ajv = createAjv({ ...OPTIONS, code });
     ajv.addSchema({ ...contract.document, $id: base }, base);
     compiled = { ajv, base, byIdentity: new Map(), byContent: new Map(), disk };
