@@ -42,34 +42,39 @@ interface ReplayOptions extends AuthOptions {
   timeout: number;
 }
 
-/** `contract-gate replay <file>`. */
-export async function replayAction([file]: string[], options: Record<string, unknown>): Promise<number> {
-  return replayCommand(file as string, options as unknown as ReplayOptions);
+/** Where a replay writes what it sends, receives and concludes: standard output on the command line. */
+export type ReplayOutput = (text: string) => void;
+
+const STDOUT: ReplayOutput = (text) => void process.stdout.write(text);
+
+/** `contract-gate replay <file>`; `out` receives the output (standard output unless given). */
+export async function replayAction([file]: string[], options: Record<string, unknown>, out: ReplayOutput = STDOUT): Promise<number> {
+  return replayCommand(file as string, options as unknown as ReplayOptions, out);
 }
 
 /** Sends the frames a target did not survive to a (fresh) target: exit 1 when it goes down again, 0 when it survives. */
-async function framesReplayCommand(path: string, data: unknown, options: ReplayOptions): Promise<number> {
+async function framesReplayCommand(path: string, data: unknown, options: ReplayOptions, out: ReplayOutput): Promise<number> {
   const file = parseFramesReplay(data, path);
   const url = options.target ?? recordedTarget(file.target);
   const token = tokenFromEnv(options.tokenEnv);
   const redactor = new Redactor([token, tokenInUrl(url)]);
-  process.stdout.write(`contract-gate replay: ${file.frames.length} frame(s) sent last by ${file.subject} × ${file.check} against ${redactor.redactUrl(url)}\n`);
+  out(`contract-gate replay: ${file.frames.length} frame(s) sent last by ${file.subject} × ${file.check} against ${redactor.redactUrl(url)}\n`);
   const client = await RpcClient.connect({ url, token, readyTimeoutMs: 0, connectTimeoutMs: 5_000 });
   for (const frame of file.frames) {
     if (!client.isOpen) break;
-    process.stdout.write(`>> ${redactor.redact(frame).slice(0, 200)}\n`);
+    out(`>> ${redactor.redact(frame).slice(0, 200)}\n`);
     const answer = client.nextStrayFrame(Math.min(options.timeout, 2_000));
     client.sendRaw(frame);
     const text = await answer;
-    process.stdout.write(`<< ${text === undefined ? `(nothing${client.closeState ? `; closed ${client.closeState.code}` : ''})` : redactor.redact(text).slice(0, 200)}\n`);
+    out(`<< ${text === undefined ? `(nothing${client.closeState ? `; closed ${client.closeState.code}` : ''})` : redactor.redact(text).slice(0, 200)}\n`);
   }
   await client.close().catch(() => undefined);
   const target = { url, httpUrl: undefined, token };
   if (await acceptsConnections(target)) {
-    process.stdout.write('NOT REPRODUCED: the target still accepts connections\n');
+    out('NOT REPRODUCED: the target still accepts connections\n');
     return EXIT.OK;
   }
-  process.stdout.write('REPRODUCED: the target no longer accepts connections\n');
+  out('REPRODUCED: the target no longer accepts connections\n');
   return EXIT.FAILED;
 }
 
@@ -102,10 +107,10 @@ async function externalAuth(url: string, file: RecordedRun, profile: Profile, op
   return resolveExternalAuth(url, profile, options, () => undefined);
 }
 
-export async function replayCommand(path: string, options: ReplayOptions): Promise<number> {
-  if (replayKindOf(resolve(path)) === STATEFUL_REPLAY_KIND) return statefulReplayCommand(path, options);
+async function replayCommand(path: string, options: ReplayOptions, out: ReplayOutput): Promise<number> {
+  if (replayKindOf(resolve(path)) === STATEFUL_REPLAY_KIND) return statefulReplayCommand(path, options, out);
   const raw = readJson(resolve(path));
-  if (isFramesReplay(raw)) return framesReplayCommand(path, raw, options);
+  if (isFramesReplay(raw)) return framesReplayCommand(path, raw, options, out);
   const file = readReplayFile(resolve(path));
   const contract = await loadContract(file.contracts[0] ?? '');
   const profile = resolveProfile(file.profile, contract);
@@ -123,14 +128,14 @@ export async function replayCommand(path: string, options: ReplayOptions): Promi
   }
   if (!auth) {
     const settings = await externalAuth(url, file, profile, options);
-    if (settings.mode !== 'token') process.stdout.write(`contract-gate replay: auth: ${describeAuth(settings)}\n`);
+    if (settings.mode !== 'token') out(`contract-gate replay: auth: ${describeAuth(settings)}\n`);
     auth = connectionAuthFrom(settings, token, profile);
   }
   const redactor = new Redactor([token, tokenInUrl(url)]);
-  process.stdout.write(`contract-gate replay: ${file.method} × ${file.check} (seed ${file.seed}) against ${gateway ? 'a new embedded reference gateway' : redactor.redactUrl(url)}\n`);
+  out(`contract-gate replay: ${file.method} × ${file.check} (seed ${file.seed}) against ${gateway ? 'a new embedded reference gateway' : redactor.redactUrl(url)}\n`);
   if (isFrameReplay(file)) {
     try {
-      return await frameReplayCommand(file, contract, profile, url, token, options.timeout, redactor);
+      return await frameReplayCommand(file, contract, profile, url, token, options.timeout, redactor, out);
     } finally {
       await gateway?.close();
     }
@@ -139,13 +144,13 @@ export async function replayCommand(path: string, options: ReplayOptions): Promi
   try {
     const outcome = await runReplay(file, contract, profile.codes, client, options.timeout);
     for (const exchange of outcome.exchanges) {
-      process.stdout.write(`>> ${redactor.redact(exchange.requestText)}\n<< ${exchange.responseText !== undefined ? redactor.redact(exchange.responseText) : (exchange.failure?.message ?? '(nothing)')}\n`);
+      out(`>> ${redactor.redact(exchange.requestText)}\n<< ${exchange.responseText !== undefined ? redactor.redact(exchange.responseText) : (exchange.failure?.message ?? '(nothing)')}\n`);
     }
     if (outcome.reproduced) {
-      process.stdout.write(`REPRODUCED: ${outcome.violations.map((v) => redactor.redact(v.message)).join('\n  ')}\n`);
+      out(`REPRODUCED: ${outcome.violations.map((v) => redactor.redact(v.message)).join('\n  ')}\n`);
       return EXIT.FAILED;
     }
-    process.stdout.write(`NOT REPRODUCED: ${file.check} holds for this exchange now (recorded: ${redactor.redact(file.violation)})\n`);
+    out(`NOT REPRODUCED: ${file.check} holds for this exchange now (recorded: ${redactor.redact(file.violation)})\n`);
     return EXIT.OK;
   } finally {
     await client.close();
@@ -158,7 +163,7 @@ export async function replayCommand(path: string, options: ReplayOptions): Promi
  * reference gateway again with its contracts and faults, gated when it ran gated) and, for a differential file,
  * beside a fresh reference. Against a gated target every connection of the sequence presents a fresh ticket.
  */
-async function statefulReplayCommand(path: string, options: ReplayOptions): Promise<number> {
+async function statefulReplayCommand(path: string, options: ReplayOptions, out: ReplayOutput): Promise<number> {
   const file = readStatefulReplayFile(resolve(path));
   const profile = PROFILES.find((candidate) => candidate.statefulReplay?.models.includes(file.model));
   if (!profile?.statefulReplay) throw new HarnessError('REPLAY_FILE_INVALID', `stateful replay of model ${file.model} is not supported by the command line; run it through the library (contract-gate/stateful)`);
@@ -179,7 +184,7 @@ async function statefulReplayCommand(path: string, options: ReplayOptions): Prom
     }
     if (!auth) {
       const settings = await externalAuth(url, file, profile, options);
-      if (settings.mode !== 'token') process.stdout.write(`contract-gate replay: auth: ${describeAuth(settings)}\n`);
+      if (settings.mode !== 'token') out(`contract-gate replay: auth: ${describeAuth(settings)}\n`);
       auth = connectionAuthFrom(settings, token, profile);
     }
     let reference: string | undefined;
@@ -189,19 +194,19 @@ async function statefulReplayCommand(path: string, options: ReplayOptions): Prom
       reference = gateway.url;
     }
     const redactor = new Redactor([token, tokenInUrl(url)]);
-    process.stdout.write(`contract-gate replay: ${file.check}, ${file.steps.length} call(s) (seed ${file.seed}) against ${file.embedded && !options.target ? 'a new embedded reference gateway' : redactor.redactUrl(url)}${reference ? ' and a fresh reference gateway' : ''}\n`);
+    out(`contract-gate replay: ${file.check}, ${file.steps.length} call(s) (seed ${file.seed}) against ${file.embedded && !options.target ? 'a new embedded reference gateway' : redactor.redactUrl(url)}${reference ? ' and a fresh reference gateway' : ''}\n`);
     const { dialect, readyTimeoutMs } = profile.wire;
     const connect = (to: string, connectionAuth: ConnectionAuth | undefined) => (client: { name: string }) =>
       RpcClient.connect({ url: to, dialect, readyTimeoutMs, requestTimeoutMs: options.timeout, ...(connectionAuth ? { auth: connectionAuth } : {}), ...client });
     const outcome = await profile.statefulReplay.replay(file, { target: connect(url, auth), ...(reference ? { reference: connect(reference, undefined) } : {}) }, options.timeout);
-    for (const line of outcome.calls) process.stdout.write(`${line}\n`);
+    for (const line of outcome.calls) out(`${line}\n`);
     if (outcome.failure) {
-      process.stdout.write(`REPRODUCED at step ${outcome.failure.index}: ${redactor.redact(outcome.failure.message)}\n`);
-      if (outcome.failure.target) process.stdout.write(`  target:    ${redactor.redact(outcome.failure.target.answer)}\n`);
-      if (outcome.failure.reference) process.stdout.write(`  reference: ${redactor.redact(outcome.failure.reference.answer)}\n`);
+      out(`REPRODUCED at step ${outcome.failure.index}: ${redactor.redact(outcome.failure.message)}\n`);
+      if (outcome.failure.target) out(`  target:    ${redactor.redact(outcome.failure.target.answer)}\n`);
+      if (outcome.failure.reference) out(`  reference: ${redactor.redact(outcome.failure.reference.answer)}\n`);
       return EXIT.FAILED;
     }
-    process.stdout.write(`NOT REPRODUCED: the sequence holds now (recorded at step ${file.failure.index}: ${redactor.redact(file.failure.message)})\n`);
+    out(`NOT REPRODUCED: the sequence holds now (recorded at step ${file.failure.index}: ${redactor.redact(file.failure.message)})\n`);
     return EXIT.OK;
   } finally {
     for (const gateway of started) await gateway.close();
@@ -209,15 +214,15 @@ async function statefulReplayCommand(path: string, options: ReplayOptions): Prom
 }
 
 /** A replay written by `contract-gate proxy` for an event or server-request finding: the client's frames of one connection, re-sent in order. */
-async function frameReplayCommand(file: FrameReplayFile, contract: Contract, profile: Profile, url: string, token: string | undefined, timeoutMs: number, redactor: Redactor): Promise<number> {
+async function frameReplayCommand(file: FrameReplayFile, contract: Contract, profile: Profile, url: string, token: string | undefined, timeoutMs: number, redactor: Redactor, out: ReplayOutput): Promise<number> {
   const target = new URL(url);
   if (token) target.searchParams.set('token', token);
   const outcome = await runFrameReplay(file, contract, profile, target.href, timeoutMs);
-  for (const line of outcome.lines) process.stdout.write(`${redactor.redact(line).slice(0, 2_000)}\n`);
+  for (const line of outcome.lines) out(`${redactor.redact(line).slice(0, 2_000)}\n`);
   if (outcome.reproduced) {
-    process.stdout.write(`REPRODUCED: ${outcome.violations.map((v) => redactor.redact(v.message)).join('\n  ')}\n`);
+    out(`REPRODUCED: ${outcome.violations.map((v) => redactor.redact(v.message)).join('\n  ')}\n`);
     return EXIT.FAILED;
   }
-  process.stdout.write(`NOT REPRODUCED: ${file.expect.subject} × ${file.check} holds for these frames now (recorded: ${redactor.redact(file.violation)})\n`);
+  out(`NOT REPRODUCED: ${file.expect.subject} × ${file.check} holds for these frames now (recorded: ${redactor.redact(file.violation)})\n`);
   return EXIT.OK;
 }

@@ -11,14 +11,14 @@ import { loadContractSync } from '../../src/contracts/loadContract.js';
 import { type CliResult, REPO, runCli } from '../unit/helpers/cliRunner.js';
 import { BROWSER_LANE_ANNOTATION, browserLaneDrop, CHROMIUM_INSTALL } from './browserLaneDrop.js';
 import { cellKey, FAULT_CASES, type FaultCase } from './faultExpectations.js';
-import { type CaseRun, grepFor, JobPool, runCase, runCaseInProcess } from './selfTestRun.js';
+import { type CaseRun, grepFor, JobPool, replayInProcess, runCase, runCaseInProcess } from './selfTestRun.js';
 import { renderFaultTable, type TableRow } from './selfTestTable.js';
 
 /*
  * The harness proves that each check can fail, and fails for its own reason only: for every fault of the reference
  * gateway, `contract-gate run --fault NAME` must fail exactly the cells its expectation lists, and a clean run must
  * fail none. The runs use the CLI's options and run configuration but the in-process runner (fixtures/inProcessRun.ts)
- * instead of a Playwright process each: the fault runs in two shard tests (two worker processes, so that both cores
+ * instead of a Playwright process each, and their replay commands in this process too: the fault runs in two shard tests (two worker processes, so that both cores
  * work), each running several at a time (SELFTEST_JOBS, default two per core: a run spends most of its time waiting
  * on sockets and timers); the clean full run, on two lanes, goes beside the CLI runs. One fault run goes through the
  * CLI end to end (exit code, matrix files, replay command), and the in-process runner is held to the CLI's answer on
@@ -78,10 +78,14 @@ interface FaultRun {
   readonly replays: ReadonlyArray<{ file: string; result: CliResult }>;
 }
 
-async function runFaultCase(faultCase: FaultCase, runner = runCaseInProcess, reportDir = join(RUNS, faultCase.fault)): Promise<FaultRun> {
-  const run = await runner(faultCase, reportDir, grepFor(faultCase));
+/** How a fault case is run: through the CLI (run and replay commands as child processes) or in this process. */
+const IN_PROCESS = { run: runCaseInProcess, replay: replayInProcess };
+const THROUGH_CLI = { run: runCase, replay: (file: string) => runCli(['replay', file]) };
+
+async function runFaultCase(faultCase: FaultCase, runner = IN_PROCESS, reportDir = join(RUNS, faultCase.fault)): Promise<FaultRun> {
+  const run = await runner.run(faultCase, reportDir, grepFor(faultCase));
   const replays = [];
-  if (faultCase.replay) for (const file of printedReplays(run)) replays.push({ file, result: await runCli(['replay', file]) });
+  if (faultCase.replay) for (const file of printedReplays(run)) replays.push({ file, result: await runner.replay(file) });
   return { run, replays };
 }
 
@@ -126,7 +130,7 @@ test(`the CLI end to end (${END_TO_END.fault}: exit code, matrix files, replay c
   const clean = ONLY ? undefined : runCaseInProcess(undefined, join(RUNS, '_clean'), undefined, [], CLEAN_LANES);
   clean?.catch(() => undefined);
   const [cliFault, cliClean, inProcessFault, inProcessClean] = await Promise.all([
-    runFaultCase(END_TO_END, runCase, join(dir, 'cli-fault')),
+    runFaultCase(END_TO_END, THROUGH_CLI, join(dir, 'cli-fault')),
     runCase(undefined, join(dir, 'cli-clean'), undefined, EQUIVALENCE_CLEAN_ARGS),
     runCaseInProcess(END_TO_END, join(dir, 'in-process-fault'), grepFor(END_TO_END)),
     runCaseInProcess(undefined, join(dir, 'in-process-clean'), undefined, EQUIVALENCE_CLEAN_ARGS),

@@ -4,7 +4,10 @@ import { parseMatrixJson } from '../../src/report/renderJson.js';
 import type { MatrixCell } from '../../src/report/matrixTypes.js';
 import { parseRunOptions, runConfigFor } from '../../cli/commands/run.js';
 import { runInProcess } from '../../fixtures/inProcessRun.js';
-import { runCli } from '../unit/helpers/cliRunner.js';
+import { replayAction } from '../../cli/commands/replay.js';
+import { EXIT } from '../../cli/exitCodes.js';
+import { withDefaults } from '../../cli/lib/commanderOptions.js';
+import { type CliResult, runCli } from '../unit/helpers/cliRunner.js';
 import { type Cell, cellKey, type FaultCase } from './faultExpectations.js';
 
 /** Every self-test run uses the same seed and a small valid phase: the faults are deterministic, not found by luck. */
@@ -84,6 +87,20 @@ export async function runCaseInProcess(faultCase: FaultCase | undefined, reportD
   const config = await runConfigFor(parseRunOptions(caseArgs(faultCase, reportDir, grep, extra)));
   const { matrix } = await runInProcess(config, lanes ? { lanes } : {});
   return caseRunOf(matrix.cells, { code: undefined, stdout: '', stderr: '', reportDir, elapsedMs: Date.now() - started });
+}
+
+/**
+ * `contract-gate replay <file>` in this process, with the command's defaults: its output collected, a usage error
+ * (which the command line prints and exits 2 on) as stderr and exit code 2.
+ */
+export async function replayInProcess(file: string): Promise<CliResult> {
+  let stdout = '';
+  try {
+    const code = await replayAction([file], withDefaults('replay', {}), (text) => (stdout += text));
+    return { code, stdout, stderr: '' };
+  } catch (error) {
+    return { code: EXIT.USAGE, stdout, stderr: String(error instanceof Error ? (error.stack ?? error.message) : error) };
+  }
 }
 
 /** Runs jobs with at most `limit` at a time, in the order they were queued. */
