@@ -129,9 +129,16 @@ test('every components schema compiles with ajv in strict mode', () => {
     ajv.addSchema({ $id: id, components: asObject(load(path)['components']) });
     const names = Object.keys(schemasOf(load(path)));
     expect(names, `${path}: the result schemas of its methods are among those compiled`).toEqual(expect.arrayContaining(resultSchemaNames(load(path))));
-    for (const name of names) {
-      expect(() => ajv.getSchema(`${id}#/components/schemas/${name}`), `${path} ${name}`).not.toThrow();
-    }
+    // One assertion per document: an expect per schema costs more than compiling it.
+    const refused = names.flatMap((name) => {
+      try {
+        ajv.getSchema(`${id}#/components/schemas/${name}`);
+        return [];
+      } catch (error) {
+        return [`${name}: ${(error as Error).message}`];
+      }
+    });
+    expect(refused, `${path}: schemas strict mode refuses`).toEqual([]);
   }
 });
 

@@ -219,32 +219,33 @@ for (const { sessions, path, version } of DOCUMENTS) {
     });
 
     test('by-name descriptors are the params model fields, with its required set; method params are closed', () => {
-      for (const entry of [...methods, ...serverRequests]) {
-        expect.soft(entry.paramStructure, entry.name).toBe('by-name');
+      // Each entry as it is and as its params model says it must be, compared in one assertion (one per entry costs more than the test).
+      const entries = [...methods, ...serverRequests];
+      const closed = (entry: (typeof entries)[number]): boolean => methods.includes(entry);
+      const observed = entries.map((entry) => {
         const model = schemas[`${pascal(entry.name)}Params`];
-        expect(model?.['type'], `${entry.name} params component`).toBe('object');
-        if (model === undefined) continue;
+        return { name: entry.name, paramStructure: entry.paramStructure, type: model?.['type'], ...(closed(entry) ? { additionalProperties: model?.['additionalProperties'] } : {}), params: entry.params };
+      });
+      const expected = entries.map((entry) => {
+        const model = schemas[`${pascal(entry.name)}Params`];
+        const params = model === undefined ? entry.params : Object.entries(propertiesOf(model)).map(([name, schema]) => ({ name, required: requiredOf(model).includes(name), schema }));
         // Client→server params are extra="forbid" (an unknown key answers 4000); server-request params are outbound and may be open.
-        if (methods.includes(entry)) expect.soft(model['additionalProperties'], `${entry.name} params are additionalProperties: false`).toBe(false);
-        const properties = propertiesOf(model);
-        const expected = Object.entries(properties).map(([name, schema]) => ({ name, required: requiredOf(model).includes(name), schema }));
-        expect.soft(entry.params, `${entry.name} descriptors`).toEqual(expected);
-      }
+        return { name: entry.name, paramStructure: 'by-name', type: 'object', ...(closed(entry) ? { additionalProperties: false } : {}), params };
+      });
+      expect(observed).toEqual(expected);
       const fieldless = methods.filter((entry) => entry.params.length === 0).map((entry) => entry.name);
       expect(fieldless).toContain('ping');
     });
 
     test('every method and server request has a result, every event type a payload that exists', () => {
-      for (const entry of [...methods, ...serverRequests]) {
-        const result = asObject(asObject(entry['result'], `${entry.name} result`)['schema']);
-        expect.soft(schemas, `${entry.name} result`).toHaveProperty([refName(result['$ref'])]);
-      }
-      for (const entry of eventTypes) {
-        expect.soft(entry['wireMethod']).toBe('event');
-        const payload = asObject(entry['payload']);
-        if (payload['$ref'] === undefined) expect.soft(payload, String(entry['type'])).toEqual({ type: 'object', additionalProperties: false });
-        else expect.soft(schemas, String(entry['type'])).toHaveProperty([refName(payload['$ref'])]);
-      }
+      const withoutResult = [...methods, ...serverRequests].filter((entry) => !(refName(asObject(asObject(entry['result'], `${entry.name} result`)['schema'])['$ref']) in schemas));
+      expect(withoutResult.map((entry) => entry.name), 'entries whose result component is missing').toEqual([]);
+      expect(eventTypes.filter((entry) => entry['wireMethod'] !== 'event').map((entry) => entry['type']), 'event types not sent as "event"').toEqual([]);
+      const payloads = eventTypes.map((entry) => asObject(entry['payload']));
+      const inline = payloads.filter((payload) => payload['$ref'] === undefined);
+      expect(inline, 'payloads without a component are the empty closed object').toEqual(inline.map(() => ({ type: 'object', additionalProperties: false })));
+      const missing = eventTypes.filter((_, index) => payloads[index]?.['$ref'] !== undefined && !(refName(payloads[index]?.['$ref']) in schemas));
+      expect(missing.map((entry) => entry['type']), 'event types whose payload component is missing').toEqual([]);
     });
 
     test('outbound models require every field, inbound ones only fields without a default; no object model is in both', () => {
@@ -263,15 +264,13 @@ for (const { sessions, path, version } of DOCUMENTS) {
       // Every root with fields, and the two directions of the models both reach (profiles/hermes/contracts/README.md).
       expect(outbound).toEqual(expect.arrayContaining([...withFields(new Set(outboundRoots)), 'SessionOwner', 'AccountOwner']));
       expect(inbound).toEqual(expect.arrayContaining([...withFields(new Set(inboundRoots)), 'SessionOwnerInput', 'AccountOwnerInput']));
-      for (const name of outbound) {
-        const model = schemas[name] as JsonObject;
-        expect.soft(requiredOf(model), `${name} (outbound) required`).toEqual(Object.keys(propertiesOf(model)));
-      }
-      for (const name of inbound) {
-        const model = schemas[name] as JsonObject;
-        const defaulted = Object.entries(propertiesOf(model)).filter(([, schema]) => asObject(schema)['default'] !== undefined).map(([key]) => key);
-        expect.soft(requiredOf(model).filter((key) => defaulted.includes(key)), `${name} (inbound) requires a defaulted field`).toEqual([]);
-      }
+      const modelOf = (name: string): JsonObject => schemas[name] as JsonObject;
+      expect(outbound.map((name) => ({ name, required: requiredOf(modelOf(name)) })), 'outbound models require every field').toEqual(outbound.map((name) => ({ name, required: Object.keys(propertiesOf(modelOf(name))) })));
+      const defaultedRequired = (name: string): string[] => {
+        const defaulted = Object.entries(propertiesOf(modelOf(name))).filter(([, schema]) => asObject(schema)['default'] !== undefined).map(([key]) => key);
+        return requiredOf(modelOf(name)).filter((key) => defaulted.includes(key));
+      };
+      expect(inbound.filter((name) => defaultedRequired(name).length > 0).map((name) => `${name} (inbound) requires ${defaultedRequired(name).join(', ')}, which have defaults`)).toEqual([]);
       expect(outbound.filter((name) => inbound.includes(name))).toEqual([]);
       expect(Object.keys(schemas)).toEqual(expect.arrayContaining(['SessionOwner', 'SessionOwnerInput']));
     });
