@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { expectEqual, expectIs } from './helpers/fastExpect.js';
 import fc from 'fast-check';
 import { shape } from '../../gateway/core/contract/outboundShape.js';
 import type { SchemaNode } from '../../gateway/core/contract/contractSet.js';
@@ -29,19 +30,19 @@ for (const [label, schema] of [['open', OPEN], ['closed', CLOSED]] as const) {
       fc.property(value, (input) => {
         const before = JSON.stringify(input);
         const out = shape(input, schema, resolve) as Record<string, unknown>;
-        expect(JSON.stringify(input)).toBe(before);
+        expectIs(JSON.stringify(input), before);
         const keys = Object.keys(out);
         const declared = keys.filter((key) => ['a', 'b', 'c', 'd'].includes(key));
-        expect(declared).toEqual(['a', 'b', 'c', 'd'].filter((key) => declared.includes(key)));
-        expect(keys.slice(0, declared.length)).toEqual(declared);
+        expectEqual(declared, ['a', 'b', 'c', 'd'].filter((key) => declared.includes(key)));
+        expectEqual(keys.slice(0, declared.length), declared);
         // A required nullable field left out is filled with null (a required integer has no empty value to take).
         expect(keys).toContain('c');
-        if (label === 'closed') expect(keys.every((key) => declared.includes(key))).toBe(true);
-        else expect(keys.filter((key) => !declared.includes(key)).sort()).toEqual(Object.keys(input).filter((key) => !['a', 'b', 'c', 'd'].includes(key)).sort());
+        if (label === 'closed') expectIs(keys.every((key) => declared.includes(key)), true);
+        else expectEqual(keys.filter((key) => !declared.includes(key)).sort(), Object.keys(input).filter((key) => !['a', 'b', 'c', 'd'].includes(key)).sort());
         // The nested closed model: its extra dropped, `tags` (a required list) filled, `id` kept only when sent.
-        if (out['b'] !== undefined) expect(Object.keys(out['b'] as object)).toEqual('id' in (out['b'] as object) ? ['id', 'tags'] : ['tags']);
+        if (out['b'] !== undefined) expectEqual(Object.keys(out['b'] as object), 'id' in (out['b'] as object) ? ['id', 'tags'] : ['tags']);
         // Shaping twice: the second pass finds nothing to change and returns the very same object.
-        expect(shape(out, schema, resolve)).toBe(out);
+        expectIs(shape(out, schema, resolve), out);
         expect(shape(structuredClone(out), schema, resolve)).toEqual(out);
       }),
       { numRuns: 150 },
@@ -124,7 +125,7 @@ test('a free-form schema (a map of JSON values, recursive or not) gives every va
   };
   const at = (ref: string): SchemaNode | undefined => defs[ref.replace('#/$defs/', '')];
   for (const schema of [{ type: 'array', items: { type: 'object', additionalProperties: { $ref: '#/$defs/JsonValue' } } }, { $ref: '#/$defs/Json' }] as SchemaNode[]) {
-    fc.assert(fc.property(anyJson, (input) => expect(shape(input, schema, at)).toBe(input)), { numRuns: 200 });
+    fc.assert(fc.property(anyJson, (input) => expectIs(shape(input, schema, at), input)), { numRuns: 200 });
   }
   // One declared property anywhere below makes it shape again (here: a closed model inside the recursion).
   defs['Json'] = { anyOf: [{ type: 'string' }, { type: 'object', additionalProperties: false, properties: { a: { $ref: '#/$defs/Json' } } }] };

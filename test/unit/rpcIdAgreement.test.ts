@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { expectEqual, expectIs } from './helpers/fastExpect.js';
 import * as fc from 'fast-check';
 import { matchRpcIds, rpcIdKey, type RpcId } from '../../core/index.js';
 import { HERMES_DIALECT } from '../../profiles/hermes/dialect.js';
@@ -44,7 +45,7 @@ async function clientVerdict(requestId: RpcId, answerIdText: string | undefined)
   const repeat = exchange?.duplicateAnswers?.length === 1;
   const again = repeat ? 'repeat' : otherSettled ? 'other' : 'unattributed';
   // A repeat or an unattributed answer is kept aside as a stray frame.
-  expect(protocol.strayFrames.length).toBe(strayBefore + (again === 'other' ? 0 : 1));
+  expectIs(protocol.strayFrames.length, strayBefore + (again === 'other' ? 0 : 1));
   return { verdict: { first: settled ?? 'none', again }, sent: transport.sent.map((s) => s.text) };
 }
 
@@ -95,7 +96,7 @@ test('the client and the proxy attribute every answer id to the same request, an
       const requestId = JSON.parse(requestText) as RpcId;
       fc.pre(requestId !== OTHER_ID && answerIdText !== JSON.stringify(OTHER_ID));
       const { verdict, sent } = await clientVerdict(requestId, answerIdText);
-      expect(proxyVerdict(sent, answerIdText)).toEqual(verdict);
+      expectEqual(proxyVerdict(sent, answerIdText), verdict);
     }),
     { numRuns: 300 },
   );

@@ -1,4 +1,5 @@
 import { type JsonSchemaObject } from '../../core/index.js';
+import { expectEqual, expectIs } from './helpers/fastExpect.js';
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import { analyseSkew } from '../../src/skew/index.js';
@@ -64,7 +65,7 @@ test('a random document against a structurally equal copy of itself has no findi
   fc.assert(
     fc.property(rootSchema, fc.boolean(), (schema, viaRef) => {
       const report = analyseSkew(contractOf(schema, viaRef, '1'), contractOf(clone(schema), viaRef, '1'));
-      expect(report.findings).toEqual([]);
+      expectEqual(report.findings, []);
     }),
     { numRuns: 300 },
   );
@@ -80,7 +81,7 @@ test('a property added to a closed client-side params model, not on the server, 
       target.node.properties = { ...target.node.properties, extra_key: added };
       const path = [...target.path, 'extra_key'].join('.');
       const report = analyseSkew(contractOf(client, viaRef, '2'), contractOf(schema, viaRef, '1'));
-      expect(report.breaking).toBe(true);
+      expectIs(report.breaking, true);
       expect(report.findings).toContainEqual(expect.objectContaining({ method: 'm', path, kind: 'param-unknown-to-server', severity: 'breaking', direction: 'request' }));
       // The other direction only learns of an optional param it does not know.
       const reverse = analyseSkew(contractOf(schema, viaRef, '1'), contractOf(client, viaRef, '2'));
