@@ -2,10 +2,20 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 
 /**
- * The harness's own tests. Project `unit`: unit, property, gateway, reporter and CLI tests (`npm run test:unit`).
- * Project `selftest`: every fault of the reference gateway against the harness (`npm run test:selftest`), a few
- * minutes, kept apart so that the unit tests stay fast. Conformance suites live in suites/.
+ * The harness's own tests. Projects `unit-long` and `unit`: unit, property, gateway, reporter and CLI tests
+ * (`npm run test:unit`). Project `selftest`: every fault of the reference gateway against the harness
+ * (`npm run test:selftest`), a few minutes, kept apart so that the unit tests stay fast. Conformance suites live in
+ * suites/.
  */
+
+/**
+ * The unit files whose tests take the longest (packed installs, both runners, gated runs, slow targets): their own
+ * project, listed before `unit`, so that they start early and the short tests fill the workers at the end instead of
+ * one long test running on alone (Playwright deals tests out in project order, then file order).
+ */
+const LONG_UNIT_FILES = ['userChecksExample', 'packedInstall', 'runnerEquivalence', 'gatedRunCli', 'reportShardMerge', 'evidenceAudit', 'budgetSlowTarget', 'statefulRuns', 'statefulGatedReplay'].map(
+  (name) => `unit/${name}.test.ts`,
+);
 export default defineConfig({
   testDir: 'test',
   fullyParallel: true,
@@ -21,6 +31,7 @@ export default defineConfig({
   // The self-test's long tests are scheduled first, so that the unit tests fill the other workers around them.
   projects: [
     { name: 'selftest', testMatch: 'selftest/**/*.test.ts' },
-    { name: 'unit', testMatch: 'unit/**/*.test.ts' },
+    { name: 'unit-long', testMatch: LONG_UNIT_FILES },
+    { name: 'unit', testMatch: 'unit/**/*.test.ts', testIgnore: LONG_UNIT_FILES },
   ],
 });
