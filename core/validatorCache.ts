@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +23,70 @@ export function validatorCacheDir(env: NodeJS.ProcessEnv = process.env): string 
   return join(base, 'contract-gate', 'validators');
 }
 
+const DEFAULT_MAX_MB = 256;
+/** A loaded entry older than this is marked used again (its modification time), so pruning keeps what runs use. */
+const REFRESH_AFTER_MS = 24 * 60 * 60 * 1000;
+/** A writer's partial file this old belongs to a process that died before renaming it. */
+const STALE_PARTIAL_MS = 60 * 60 * 1000;
+
+/** The folder's bound in bytes: `CONTRACT_GATE_CACHE_MAX_MB` megabytes (default 256, about 30 versions of the full Hermes document). */
+export function validatorCacheLimit(env: NodeJS.ProcessEnv = process.env): number {
+  const megabytes = Number(env['CONTRACT_GATE_CACHE_MAX_MB']);
+  return (Number.isFinite(megabytes) && megabytes > 0 ? megabytes : DEFAULT_MAX_MB) * 1024 * 1024;
+}
+
+interface Entry {
+  readonly path: string;
+  readonly size: number;
+  readonly usedMs: number;
+}
+
+function entriesOf(dir: string, now: number): Entry[] {
+  const entries: Entry[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    try {
+      const { size, mtimeMs } = statSync(path);
+      if (name.endsWith('.cjs')) entries.push({ path, size, usedMs: mtimeMs });
+      else if (name.endsWith('.partial') && now - mtimeMs > STALE_PARTIAL_MS) rmSync(path, { force: true });
+    } catch {
+      // Removed meanwhile by another run: nothing to count.
+    }
+  }
+  return entries;
+}
+
+/**
+ * Keeps the folder within `limit` bytes: when it is over, the entries used least recently (written, or loaded on
+ * an earlier day) go first, down to three quarters of the limit, so that pruning is rare. Writers' partial files
+ * left by a process that died go too. Best effort like the cache itself: what cannot be read or removed is left.
+ */
+export function pruneValidatorCache(dir: string, limit: number, now = Date.now()): { removed: number; bytes: number } {
+  let entries: Entry[];
+  try {
+    entries = entriesOf(dir, now);
+  } catch {
+    return { removed: 0, bytes: 0 };
+  }
+  let bytes = entries.reduce((sum, entry) => sum + entry.size, 0);
+  let removed = 0;
+  if (bytes <= limit) return { removed, bytes };
+  for (const entry of entries.sort((a, b) => a.usedMs - b.usedMs)) {
+    if (bytes <= limit * 0.75) break;
+    try {
+      rmSync(entry.path, { force: true });
+      bytes -= entry.size;
+      removed++;
+    } catch {
+      // Not ours to remove: it stays counted.
+    }
+  }
+  return { removed, bytes };
+}
+
+/** Folders this process has pruned: once each, after its first write there (a run that only loads never prunes). */
+const pruned = new Set<string>();
+
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** A document's digest: equal documents share their cached validators, whichever object holds them. */
@@ -43,6 +107,7 @@ export class ValidatorCache {
   private constructor(
     private readonly dir: string,
     scope: string,
+    private readonly limit: number,
   ) {
     this.prefix = `${AJV_VERSION}\n${FORMAT}\n${scope}\n`;
   }
@@ -50,7 +115,7 @@ export class ValidatorCache {
   /** The cache for one Ajv configuration and registered document (`scope` names both), or none when it is off. */
   static open(scope: string, env: NodeJS.ProcessEnv = process.env): ValidatorCache | undefined {
     const dir = validatorCacheDir(env);
-    return dir === undefined ? undefined : new ValidatorCache(dir, scope);
+    return dir === undefined ? undefined : new ValidatorCache(dir, scope, validatorCacheLimit(env));
   }
 
   private pathOf(schemaText: string): string {
@@ -58,18 +123,29 @@ export class ValidatorCache {
   }
 
   load(schemaText: string): ValidateFunction | undefined {
+    const path = this.pathOf(schemaText);
     let code: string;
     try {
-      code = readFileSync(this.pathOf(schemaText), 'utf8');
+      code = readFileSync(path, 'utf8');
     } catch {
       return undefined;
     }
+    this.markUsed(path);
     try {
       const module = { exports: {} as { default?: ValidateFunction } };
       new Function('require', 'module', 'exports', code)(require, module, module.exports);
       return typeof module.exports.default === 'function' ? module.exports.default : undefined;
     } catch {
       return undefined;
+    }
+  }
+
+  /** Entries are written once; a load on a later day moves the entry's modification time, which pruning goes by. */
+  private markUsed(path: string): void {
+    try {
+      if (Date.now() - statSync(path).mtimeMs > REFRESH_AFTER_MS) utimesSync(path, new Date(), new Date());
+    } catch {
+      // A read-only cache is still a cache: it is only pruned by whoever can write it.
     }
   }
 
@@ -84,6 +160,10 @@ export class ValidatorCache {
       writeFileSync(partial, code);
       // Concurrent runs may write the same entry: each writes its own file and renames it, so a reader sees a whole one.
       renameSync(partial, path);
+      if (!pruned.has(this.dir)) {
+        pruned.add(this.dir);
+        pruneValidatorCache(this.dir, this.limit);
+      }
     } catch {
       this.failedWrites++;
       try {

@@ -1,32 +1,44 @@
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadContractSync, SchemaValidators } from '../../src/contracts/index.js';
 import type { Contract } from '../../src/contracts/index.js';
-import { validatorCacheDir } from '../../core/validatorCache.js';
+import { pruneValidatorCache, validatorCacheDir, validatorCacheLimit } from '../../core/validatorCache.js';
 import type { JsonSchema } from '../../core/index.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const DOCUMENTS = [join(ROOT, 'node_modules/@metamask/api-specs/dist/build/openrpc.json'), join(ROOT, 'profiles/hermes/contracts/session-lifecycle.openrpc.json')];
 
-/** Runs `work` with the validator cache in `dir` (or off), the environment restored after. */
-function withCache<T>(dir: string | 'off', work: () => T): T {
-  const saved = { dir: process.env['CONTRACT_GATE_CACHE_DIR'], off: process.env['CONTRACT_GATE_CACHE'] };
+/** Runs `work` with the validator cache in `dir` (or off), bounded to `maxMb` when given, the environment restored after. */
+function withCache<T>(dir: string | 'off', work: () => T, maxMb?: number): T {
+  const keys = ['CONTRACT_GATE_CACHE_DIR', 'CONTRACT_GATE_CACHE', 'CONTRACT_GATE_CACHE_MAX_MB'] as const;
+  const saved = keys.map((key) => [key, process.env[key]] as const);
   if (dir === 'off') process.env['CONTRACT_GATE_CACHE'] = 'off';
   else {
     delete process.env['CONTRACT_GATE_CACHE'];
     process.env['CONTRACT_GATE_CACHE_DIR'] = dir;
   }
+  if (maxMb !== undefined) process.env['CONTRACT_GATE_CACHE_MAX_MB'] = String(maxMb);
   try {
     return work();
   } finally {
-    for (const [key, value] of [['CONTRACT_GATE_CACHE_DIR', saved.dir], ['CONTRACT_GATE_CACHE', saved.off]] as const) {
+    for (const [key, value] of saved) {
       if (value === undefined) delete process.env[key];
       else process.env[key] = value;
     }
   }
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const KB = 1024;
+
+/** Writes `name` with `size` bytes, last modified `ageMs` ago. */
+function plant(dir: string, name: string, size: number, ageMs: number): void {
+  writeFileSync(join(dir, name), 'x'.repeat(size));
+  const when = new Date(Date.now() - ageMs);
+  utimesSync(join(dir, name), when, when);
 }
 
 const schemasOf = (contract: Contract): JsonSchema[] => contract.methods.flatMap((method) => [method.paramsSchema, ...(method.resultSchema === undefined ? [] : [method.resultSchema])]);
@@ -91,4 +103,50 @@ test('an unwritable cache folder costs nothing but the cache: validators are com
   const schema = { type: 'integer', minimum: 3 };
   expect(withCache(join(file, 'below-a-file'), () => validators.check(schema, 2)).map((v) => v.keyword)).toEqual(['minimum']);
   expect(validators.check(schema, 3)).toEqual([]);
+});
+
+test('the cache folder is bounded: over the bound, the entries used least recently go first, down to three quarters; dead writers\' partial files go', () => {
+  expect(validatorCacheLimit({})).toBe(256 * 1024 * 1024);
+  expect(validatorCacheLimit({ CONTRACT_GATE_CACHE_MAX_MB: '2' })).toBe(2 * 1024 * 1024);
+  expect(validatorCacheLimit({ CONTRACT_GATE_CACHE_MAX_MB: 'lots' })).toBe(256 * 1024 * 1024);
+  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-vcache-'));
+  try {
+    for (let index = 0; index < 10; index++) plant(dir, `entry-${index}.cjs`, 100 * KB, (10 - index) * DAY_MS);
+    plant(dir, 'entry-9.cjs.111.partial', 50 * KB, 2 * 60 * 60 * 1000);
+    plant(dir, 'entry-8.cjs.222.partial', 50 * KB, 1_000);
+    expect(pruneValidatorCache(dir, 500 * KB)).toEqual({ removed: 7, bytes: 300 * KB });
+    expect(readdirSync(dir).sort()).toEqual(['entry-7.cjs', 'entry-8.cjs', 'entry-8.cjs.222.partial', 'entry-9.cjs']);
+    expect(pruneValidatorCache(dir, 500 * KB), 'within the bound nothing goes').toEqual({ removed: 0, bytes: 300 * KB });
+    expect(pruneValidatorCache(join(dir, 'missing'), 1)).toEqual({ removed: 0, bytes: 0 });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a run that writes to a cache over its bound prunes it, keeping what it wrote; a load on a later day marks the entry used', () => {
+  const path = DOCUMENTS[1] as string;
+  const schema = { type: 'object', required: ['title'], properties: { title: { type: 'string' } } };
+  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-vcache-'));
+  try {
+    for (let index = 0; index < 20; index++) plant(dir, `old-${index}.cjs`, 100 * KB, 2 * DAY_MS + index);
+    withCache(dir, () => new SchemaValidators(loadContractSync(path)).validator(schema), 1);
+    const names = readdirSync(dir);
+    const written = names.filter((name) => !name.startsWith('old-'));
+    expect(written).toHaveLength(1);
+    const bytes = names.reduce((sum, name) => sum + statSync(join(dir, name)).size, 0);
+    expect(bytes).toBeLessThanOrEqual(0.75 * 1024 * KB);
+    expect(names.length).toBeGreaterThan(1);
+
+    const entry = join(dir, written[0] as string);
+    const recently = new Date(Date.now() - 60 * 60 * 1000);
+    utimesSync(entry, recently, recently);
+    withCache(dir, () => new SchemaValidators(loadContractSync(path)).check(schema, { title: 't' }));
+    expect(Math.abs(statSync(entry).mtimeMs - recently.getTime()), 'a load the same day writes nothing').toBeLessThan(1);
+    const longAgo = new Date(Date.now() - 3 * DAY_MS);
+    utimesSync(entry, longAgo, longAgo);
+    expect(withCache(dir, () => new SchemaValidators(loadContractSync(path)).check(schema, { title: 1 })).map((v) => v.instancePath)).toEqual(['/title']);
+    expect(Date.now() - statSync(entry).mtimeMs, 'a load on a later day marks the entry used').toBeLessThan(60_000);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
