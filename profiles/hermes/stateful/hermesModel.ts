@@ -146,7 +146,8 @@ export function branched(state: HermesState, parent: number, client: ClientName,
 /** session.branch_stored of a stored row with turns: a persisted child with the stored transcript, live on client a. */
 export function branchedStored(state: HermesState, parent: number): void {
   const parentRow = state.rows[parent];
-  if (!parentRow || parentRow.turns === 0 || !parentRow.storedExact) return;
+  // A deleted or never persisted row is not found (4007), an empty one has nothing to branch: no child either way.
+  if (!parentRow || parentRow.deleted || !parentRow.persisted || parentRow.turns === 0 || !parentRow.storedExact) return;
   state.rows.push({ turns: parentRow.turns, persisted: true, title: null, untitled: false, deleted: false, storedExact: true });
   state.sessions.push({ row: state.rows.length - 1, live: true, boundTo: 'a' });
 }
