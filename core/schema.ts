@@ -45,6 +45,8 @@ export interface JsonSchemaObject {
 /** Follows `$ref`s of one document. `resolve` returns undefined for a dangling reference. */
 export interface SchemaResolver {
   resolve(ref: string): JsonSchema | undefined;
+  /** A digest of the document the references resolve in (equal documents, equal digests): validators compiled against it may be kept between runs. */
+  documentDigest?(): string;
 }
 
 /** Follows `$ref` chains until a non-reference node; returns the node unchanged when it is not a reference. */

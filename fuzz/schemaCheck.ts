@@ -1,5 +1,6 @@
-import type { ErrorObject, ValidateFunction } from 'ajv';
-import { createAjv } from '../core/ajv.js';
+import { _, type ErrorObject, type ValidateFunction } from 'ajv';
+import { AJV_DEFAULTS, createAjv } from '../core/ajv.js';
+import { ValidatorCache } from '../core/validatorCache.js';
 import type { JsonSchema, JsonValue, SchemaResolver } from '../core/index.js';
 import { copySchemaTree, DanglingRefError } from './bundleSchema.js';
 
@@ -30,7 +31,13 @@ export function schemaCheckFor(resolver: SchemaResolver): SchemaCheck {
  */
 function createSchemaCheck(resolver: SchemaResolver): SchemaCheck {
   // Each schema is compiled once and validates a handful of values: ajv's code optimiser would cost more than it saves.
-  const ajv = createAjv({ validateSchema: false, logger: false, inlineRefs: false, code: { optimize: false } });
+  const options = { validateSchema: false, logger: false, inlineRefs: false } as const;
+  const code = { optimize: false } as const;
+  // A schema's code depends on its text and the document its references lead into: with the document's digest the
+  // compiled code is kept between runs (core/validatorCache.ts), loading its formats from ajv-formats.
+  const digest = resolver.documentDigest?.();
+  const disk = digest === undefined ? undefined : ValidatorCache.open(`fuzz ${JSON.stringify({ ...AJV_DEFAULTS, ...options, code })} ${digest}`);
+  const ajv = createAjv({ ...options, code: disk ? { ...code, source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } : code });
   const registered = new Set<string>();
   const compiled = new WeakMap<object, ValidateFunction>();
   const idOf = (ref: string) => `urn:contract-gate:fuzz:${encodeURIComponent(ref)}`;
@@ -53,7 +60,11 @@ function createSchemaCheck(resolver: SchemaResolver): SchemaCheck {
       const text = JSON.stringify(schema);
       validate = byText.get(text);
       if (!validate) {
-        validate = ajv.compile(copySchemaTree(schema, mapRef) as object);
+        validate = disk?.load(text);
+        if (!validate) {
+          validate = ajv.compile(copySchemaTree(schema, mapRef) as object);
+          disk?.store(text, ajv, validate);
+        }
         byText.set(text, validate);
       }
       compiled.set(schema, validate);

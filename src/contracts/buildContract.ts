@@ -1,4 +1,5 @@
 import { derefSchema, isJsonObject, type JsonObject, type JsonSchema, type JsonValue, resolveLocalRef, type SchemaResolver } from '../../core/index.js';
+import { contentDigest } from '../../core/validatorCache.js';
 import type { Contract, ContractEvent, ContractMethod, ParamDescriptor, ParamStructure } from './contractModel.js';
 
 /** Follows `$ref` for non-schema OpenRPC objects (content descriptors, errors, methods). */
@@ -122,11 +123,13 @@ function eventsOf(document: JsonObject): ContractEvent[] {
 }
 
 export function buildContract(document: JsonObject, origin: string): Contract {
+  let digest: string | undefined;
   const resolver: SchemaResolver = {
     resolve: (ref) => {
       const target = resolveLocalRef(document, ref);
       return typeof target === 'boolean' || isJsonObject(target) ? (target as JsonSchema) : undefined;
     },
+    documentDigest: () => (digest ??= contentDigest(document)),
   };
   const info = isJsonObject(document['info']) ? document['info'] : {};
   const rawMethods = Array.isArray(document['methods']) ? document['methods'] : [];

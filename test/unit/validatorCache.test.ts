@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { loadContractSync, SchemaValidators } from '../../src/contracts/index.js';
 import type { Contract } from '../../src/contracts/index.js';
 import { pruneValidatorCache, validatorCacheDir, validatorCacheLimit } from '../../core/validatorCache.js';
+import { schemaCheckFor } from '../../fuzz/schemaCheck.js';
 import type { JsonSchema } from '../../core/index.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -146,6 +147,47 @@ test('a run that writes to a cache over its bound prunes it, keeping what it wro
     utimesSync(entry, longAgo, longAgo);
     expect(withCache(dir, () => new SchemaValidators(loadContractSync(path)).check(schema, { title: 1 })).map((v) => v.instancePath)).toEqual(['/title']);
     expect(Date.now() - statSync(entry).mtimeMs, 'a load on a later day marks the entry used').toBeLessThan(60_000);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("the generators' own validators are cached too, per document: loaded ones judge as fresh ones, a planted entry is read", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-vcache-'));
+  try {
+    for (const path of DOCUMENTS) {
+      const schemas = schemasOf(loadContractSync(path));
+      const values = fc.sample(fc.oneof(fc.jsonValue(), fc.object()), { numRuns: 6, seed: 11 });
+      // Each load gives a new resolver, so each check below starts with nothing in memory.
+      const outcomes = (cache: string) =>
+        withCache(cache, () => {
+          const check = schemaCheckFor(loadContractSync(path).resolver);
+          return schemas.map((schema) => values.map((value) => check.errors(schema as never, value as never)));
+        });
+      const fresh = outcomes('off');
+      expect(outcomes(dir)).toEqual(fresh);
+      expect(readdirSync(dir).length, `${path}: validators written`).toBeGreaterThan(0);
+      expect(outcomes(dir), `${path}: loaded from the cache`).toEqual(fresh);
+    }
+    // A document without a digest (a resolver made by hand) is never cached.
+    const before = readdirSync(dir).length;
+    withCache(dir, () => schemaCheckFor({ resolve: () => undefined }).errors({ type: 'string', minLength: 3 }, 'ab'));
+    expect(readdirSync(dir).length).toBe(before);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a planted entry is what the generators' check uses: the cache is read, not only written", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-vcache-'));
+  try {
+    const path = DOCUMENTS[1] as string;
+    const schema = { type: 'object', required: ['cols'], properties: { cols: { type: 'integer' } } };
+    withCache(dir, () => schemaCheckFor(loadContractSync(path).resolver).accepts(schema, { cols: 80 }));
+    const [entry, ...others] = readdirSync(dir);
+    expect(others).toEqual([]);
+    writeFileSync(join(dir, entry as string), 'function v(){v.errors=[{instancePath:"",keyword:"planted",params:{},message:"from the cache"}];return false}\nmodule.exports=v;module.exports.default=v;');
+    expect(withCache(dir, () => schemaCheckFor(loadContractSync(path).resolver).errors(schema, { cols: 80 })).map((error) => error.keyword)).toEqual(['planted']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
