@@ -63,8 +63,8 @@ or absent an open one, and an \`additionalProperties\` schema is a map, probed w
 What code and wording a refusal must carry comes from the run's profile (\`contract-gate profiles\`): the plain
 JSON-RPC profile expects \`-32602\` naming the key; a profile's own wording is in its section below.
 
-**One method run feeds every method-level cell**, in three phases: a **valid** phase (seeded fast-check payloads
-plus three fixed examples: the smallest payload, every optional key, and 64 KiB strings), an **unknown-key** phase
+**One method run feeds every method-level cell**, in three phases: a **valid** phase (\`--runs\` payloads: three fixed
+examples first, the smallest payload, every optional key and 64 KiB strings, then seeded fast-check ones), an **unknown-key** phase
 (one undeclared key at every object path: top level, nested objects, array items such as \`messages.0.<key>\`) and an
 **invalid** phase (wrong type, missing required key, null for non-null, out-of-range and boundary values at every
 path). Identifier fields are bound to live objects the run creates (the profile's binding rules, or \`--bindings FILE\`), so

@@ -22,7 +22,7 @@ export interface RunMethodOptions {
   caller: RpcCaller;
   rules: BindingRules;
   seed: number;
-  /** fast-check runs of the valid phase (the fixed examples come on top). */
+  /** fast-check runs of the valid phase, the fixed examples included (fast-check counts them in `numRuns`). */
   runs: number;
   /** Time budget of the valid phase; fast-check stops early rather than lose the seed to a test timeout. */
   timeLimitMs: number;

@@ -73,7 +73,7 @@ export const RUN_OPTIONS = {
     commands: ['run'],
     defaultFrom: { text: 'random, printed so the run can be reproduced', by: 'run' },
   },
-  runs: { type: integer({ min: 1 }), help: 'generated valid payloads per method, on top of the fixed examples', commands: ['run'], default: 100 },
+  runs: { type: integer({ min: 1 }), help: 'valid payloads per method, its fixed examples (the smallest payload, every optional key, long strings) first and counted in', commands: ['run'], default: 100 },
   retries: {
     type: integer({ min: 0 }),
     help: 're-run a failed cell up to N more times with the same seed and cases; a cell that passes on a retry is flaky, not pass',
