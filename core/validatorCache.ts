@@ -3,7 +3,8 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, uti
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { Ajv, ValidateFunction } from 'ajv';
+import { _, type Ajv, type CodeOptions, type Options, type ValidateFunction } from 'ajv';
+import { AJV_DEFAULTS, createAjv } from './ajv.js';
 
 const require = createRequire(import.meta.url);
 // CommonJS module with a default export, loaded as the standalone code it writes expects its runtime to be loaded.
@@ -173,4 +174,15 @@ export class ValidatorCache {
       }
     }
   }
+}
+
+/**
+ * An Ajv (core/ajv.ts) whose validators may be kept between runs, and the cache that keeps them: one per owner
+ * (`harness`, `fuzz`), configuration and document (`digest`); none without a digest or with the cache off. With the
+ * cache on, ajv keeps each validator's source, and the standalone code it saves loads its formats from ajv-formats.
+ */
+export function cachingAjv(owner: string, options: Options & { code: CodeOptions }, digest: string | undefined): { ajv: Ajv; cache: ValidatorCache | undefined } {
+  const cache = digest === undefined ? undefined : ValidatorCache.open(`${owner} ${JSON.stringify({ ...AJV_DEFAULTS, ...options })} ${digest}`);
+  const code = cache ? { ...options.code, source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } : options.code;
+  return { ajv: createAjv({ ...options, code }), cache };
 }

@@ -1,6 +1,5 @@
-import { _, type ErrorObject, type ValidateFunction } from 'ajv';
-import { AJV_DEFAULTS, createAjv } from '../core/ajv.js';
-import { ValidatorCache } from '../core/validatorCache.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { cachingAjv } from '../core/validatorCache.js';
 import type { JsonSchema, JsonValue, SchemaResolver } from '../core/index.js';
 import { copySchemaTree, DanglingRefError } from './bundleSchema.js';
 
@@ -31,13 +30,9 @@ export function schemaCheckFor(resolver: SchemaResolver): SchemaCheck {
  */
 function createSchemaCheck(resolver: SchemaResolver): SchemaCheck {
   // Each schema is compiled once and validates a handful of values: ajv's code optimiser would cost more than it saves.
-  const options = { validateSchema: false, logger: false, inlineRefs: false } as const;
-  const code = { optimize: false } as const;
   // A schema's code depends on its text and the document its references lead into: with the document's digest the
-  // compiled code is kept between runs (core/validatorCache.ts), loading its formats from ajv-formats.
-  const digest = resolver.documentDigest?.();
-  const disk = digest === undefined ? undefined : ValidatorCache.open(`fuzz ${JSON.stringify({ ...AJV_DEFAULTS, ...options, code })} ${digest}`);
-  const ajv = createAjv({ ...options, code: disk ? { ...code, source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } : code });
+  // compiled code is kept between runs (core/validatorCache.ts).
+  const { ajv, cache: disk } = cachingAjv('fuzz', { validateSchema: false, logger: false, inlineRefs: false, code: { optimize: false } }, resolver.documentDigest?.());
   const registered = new Set<string>();
   const compiled = new WeakMap<object, ValidateFunction>();
   const idOf = (ref: string) => `urn:contract-gate:fuzz:${encodeURIComponent(ref)}`;

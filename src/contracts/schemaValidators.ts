@@ -1,6 +1,5 @@
-import { _, type Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { AJV_DEFAULTS, createAjv } from '../../core/ajv.js';
-import { contentDigest, ValidatorCache } from '../../core/validatorCache.js';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { cachingAjv, contentDigest, type ValidatorCache } from '../../core/validatorCache.js';
 import type { Contract } from './contractModel.js';
 import type { JsonSchema } from '../../core/index.js';
 
@@ -53,12 +52,8 @@ function compiledDocument(contract: Contract): CompiledDocument {
   let compiled = compiledDocuments.get(contract.document);
   if (!compiled) {
     // The document's digest names it, so that equal documents (another run, another process) give equal code.
-    const base = `urn:contract-gate:document:${contentDigest(contract.document)}`;
-    const disk = ValidatorCache.open(`harness ${JSON.stringify({ ...AJV_DEFAULTS, ...OPTIONS, code: CODE })} ${base}`);
-    // With the cache on, ajv keeps each validator's source, and the standalone code it writes loads its formats
-    // from ajv-formats.
-    const code = disk ? { ...CODE, source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } : CODE;
-    const ajv = createAjv({ ...OPTIONS, code });
+    const base = `urn:contract-gate:document:${contract.resolver.documentDigest?.() ?? contentDigest(contract.document)}`;
+    const { ajv, cache: disk } = cachingAjv('harness', { ...OPTIONS, code: CODE }, base);
     ajv.addSchema({ ...contract.document, $id: base }, base);
     compiled = { ajv, base, byIdentity: new Map(), byContent: new Map(), disk };
     compiledDocuments.set(contract.document, compiled);

@@ -32,6 +32,27 @@ function withCache<T>(dir: string | 'off', work: () => T, maxMb?: number): T {
   }
 }
 
+/** Runs `work` with a new cache folder of its own, removed after. */
+function inScratchCache(work: (dir: string) => void): void {
+  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-vcache-'));
+  try {
+    work(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** An entry that refuses every value: a check that reports its keyword read the file rather than compiling again. */
+const REFUSING_ENTRY = 'function v(){v.errors=[{instancePath:"",keyword:"planted",params:{},message:"from the cache"}];return false}\nmodule.exports=v;module.exports.default=v;';
+
+/** Replaces the folder's only entry with the refusing one; returns its file name. */
+function plantRefusingEntry(dir: string): string {
+  const [entry, ...others] = readdirSync(dir);
+  expect(others, 'one entry written').toEqual([]);
+  writeFileSync(join(dir, entry as string), REFUSING_ENTRY);
+  return entry as string;
+}
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 const KB = 1024;
 
@@ -51,8 +72,7 @@ test('where the cache lives: CONTRACT_GATE_CACHE_DIR, else the user cache folder
 });
 
 test('property: a validator loaded from the cache gives the verdict and the errors of one compiled afresh, on third-party and Hermes schemas', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-vcache-'));
-  try {
+  inScratchCache((dir) => {
     for (const path of DOCUMENTS) {
       // Each load gives a new document object, so each SchemaValidators below starts with nothing in memory.
       const cold = withCache(dir, () => new SchemaValidators(loadContractSync(path)));
@@ -72,29 +92,21 @@ test('property: a validator loaded from the cache gives the verdict and the erro
       );
       expect(disagreements, `${path}: cached and fresh validators disagree`).toEqual([]);
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('the cache is what a later run uses, and an entry that does not load is compiled again', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-vcache-'));
-  try {
+  inScratchCache((dir) => {
     const path = DOCUMENTS[1] as string;
     const schema = { type: 'object', required: ['session_id'], properties: { session_id: { type: 'string' } } };
     withCache(dir, () => new SchemaValidators(loadContractSync(path)).validator(schema));
-    const [entry, ...others] = readdirSync(dir);
-    expect(others).toEqual([]);
     const valid = { session_id: 's1' };
-    // An entry that refuses everything proves the next run reads the file rather than compiling again.
-    writeFileSync(join(dir, entry as string), 'function v(){v.errors=[{instancePath:"",keyword:"planted",params:{},message:"from the cache"}];return false}\nmodule.exports=v;module.exports.default=v;');
+    const entry = plantRefusingEntry(dir);
     expect(withCache(dir, () => new SchemaValidators(loadContractSync(path)).check(schema, valid)).map((v) => v.keyword)).toEqual(['planted']);
-    writeFileSync(join(dir, entry as string), 'this is not JavaScript (');
+    writeFileSync(join(dir, entry), 'this is not JavaScript (');
     expect(withCache(dir, () => new SchemaValidators(loadContractSync(path)).check(schema, valid))).toEqual([]);
     expect(withCache(dir, () => new SchemaValidators(loadContractSync(path)).check(schema, { session_id: 1 })).map((v) => v.instancePath)).toEqual(['/session_id']);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('an unwritable cache folder costs nothing but the cache: validators are compiled as without one', () => {
@@ -110,8 +122,7 @@ test('the cache folder is bounded: over the bound, the entries used least recent
   expect(validatorCacheLimit({})).toBe(256 * 1024 * 1024);
   expect(validatorCacheLimit({ CONTRACT_GATE_CACHE_MAX_MB: '2' })).toBe(2 * 1024 * 1024);
   expect(validatorCacheLimit({ CONTRACT_GATE_CACHE_MAX_MB: 'lots' })).toBe(256 * 1024 * 1024);
-  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-vcache-'));
-  try {
+  inScratchCache((dir) => {
     for (let index = 0; index < 10; index++) plant(dir, `entry-${index}.cjs`, 100 * KB, (10 - index) * DAY_MS);
     plant(dir, 'entry-9.cjs.111.partial', 50 * KB, 2 * 60 * 60 * 1000);
     plant(dir, 'entry-8.cjs.222.partial', 50 * KB, 1_000);
@@ -119,16 +130,13 @@ test('the cache folder is bounded: over the bound, the entries used least recent
     expect(readdirSync(dir).sort()).toEqual(['entry-7.cjs', 'entry-8.cjs', 'entry-8.cjs.222.partial', 'entry-9.cjs']);
     expect(pruneValidatorCache(dir, 500 * KB), 'within the bound nothing goes').toEqual({ removed: 0, bytes: 300 * KB });
     expect(pruneValidatorCache(join(dir, 'missing'), 1)).toEqual({ removed: 0, bytes: 0 });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a run that writes to a cache over its bound prunes it, keeping what it wrote; a load on a later day marks the entry used', () => {
   const path = DOCUMENTS[1] as string;
   const schema = { type: 'object', required: ['title'], properties: { title: { type: 'string' } } };
-  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-vcache-'));
-  try {
+  inScratchCache((dir) => {
     for (let index = 0; index < 20; index++) plant(dir, `old-${index}.cjs`, 100 * KB, 2 * DAY_MS + index);
     withCache(dir, () => new SchemaValidators(loadContractSync(path)).validator(schema), 1);
     const names = readdirSync(dir);
@@ -147,14 +155,11 @@ test('a run that writes to a cache over its bound prunes it, keeping what it wro
     utimesSync(entry, longAgo, longAgo);
     expect(withCache(dir, () => new SchemaValidators(loadContractSync(path)).check(schema, { title: 1 })).map((v) => v.instancePath)).toEqual(['/title']);
     expect(Date.now() - statSync(entry).mtimeMs, 'a load on a later day marks the entry used').toBeLessThan(60_000);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
-test("the generators' own validators are cached too, per document: loaded ones judge as fresh ones, a planted entry is read", () => {
-  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-vcache-'));
-  try {
+test("the generators' own validators are cached too, per document: loaded ones judge as fresh ones; a resolver without a digest is never cached", () => {
+  inScratchCache((dir) => {
     for (const path of DOCUMENTS) {
       const schemas = schemasOf(loadContractSync(path));
       const values = fc.sample(fc.oneof(fc.jsonValue(), fc.object()), { numRuns: 6, seed: 11 });
@@ -173,22 +178,15 @@ test("the generators' own validators are cached too, per document: loaded ones j
     const before = readdirSync(dir).length;
     withCache(dir, () => schemaCheckFor({ resolve: () => undefined }).errors({ type: 'string', minLength: 3 }, 'ab'));
     expect(readdirSync(dir).length).toBe(before);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test("a planted entry is what the generators' check uses: the cache is read, not only written", () => {
-  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-vcache-'));
-  try {
+  inScratchCache((dir) => {
     const path = DOCUMENTS[1] as string;
     const schema = { type: 'object', required: ['cols'], properties: { cols: { type: 'integer' } } };
     withCache(dir, () => schemaCheckFor(loadContractSync(path).resolver).accepts(schema, { cols: 80 }));
-    const [entry, ...others] = readdirSync(dir);
-    expect(others).toEqual([]);
-    writeFileSync(join(dir, entry as string), 'function v(){v.errors=[{instancePath:"",keyword:"planted",params:{},message:"from the cache"}];return false}\nmodule.exports=v;module.exports.default=v;');
+    plantRefusingEntry(dir);
     expect(withCache(dir, () => schemaCheckFor(loadContractSync(path).resolver).errors(schema, { cols: 80 })).map((error) => error.keyword)).toEqual(['planted']);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
