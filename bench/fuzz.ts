@@ -48,19 +48,21 @@ const SEED = 1;
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 25);
 const LANES = 4;
 const ROUNDS = 5;
-const TARGET_VS_TEST_COVERAGE = 10;
 const TEST_COVERAGE_CALLS_PER_METHOD = Number(process.env['BENCH_TEST_COVERAGE_CALLS'] ?? 3);
-const TARGET_VS_BARE = 0.6;
+/** Goals of issue 29: the engine at 85% of the bare loop on every document, 40× test-coverage where like for like. */
+export const ENGINE_GOALS = { vsBare: 0.85, vsTestCoverage: 40 } as const;
 
 export interface Subject {
   label: string;
   path: string;
   rules: BindingRules;
+  /** test-coverage makes the calls the document means (false: its by-position arrays are all rejected, a rate only). */
+  likeForLike: boolean;
 }
 
 export const SUBJECTS: Subject[] = [
-  { label: 'Hermes session lifecycle', path: 'profiles/hermes/contracts/session-lifecycle.openrpc.json', rules: loadBindingRules('profiles/hermes/contracts/bindings.json') },
-  { label: 'MetaMask JSON-RPC', path: 'node_modules/@metamask/api-specs/dist/build/openrpc.json', rules: NO_BINDINGS },
+  { label: 'Hermes session lifecycle', path: 'profiles/hermes/contracts/session-lifecycle.openrpc.json', rules: loadBindingRules('profiles/hermes/contracts/bindings.json'), likeForLike: false },
+  { label: 'MetaMask JSON-RPC', path: 'node_modules/@metamask/api-specs/dist/build/openrpc.json', rules: NO_BINDINGS, likeForLike: true },
 ];
 
 export interface Row {
@@ -148,14 +150,16 @@ function printTable(subject: Subject, methods: number, rows: Row[]): void {
 }
 
 const verdict = (value: number, target: number): string => (value >= target ? 'met' : 'MISSED');
+const coverageVerdict = (subject: Subject, value: number): string =>
+  subject.likeForLike ? `goal >= ${ENGINE_GOALS.vsTestCoverage}x, ${verdict(value, ENGINE_GOALS.vsTestCoverage)}` : 'not like for like: a rate only';
 
 async function main(): Promise<void> {
   for (const subject of SUBJECTS) {
     const { rows, vsTestCoverage, vsBare, vsBareRequests } = await benchSubject(subject);
     printTable(subject, loadContractSync(subject.path).methods.length, rows);
     process.stdout.write(
-      `ours / test-coverage: ${vsTestCoverage.toFixed(1)}x (target >= ${TARGET_VS_TEST_COVERAGE}x, ${verdict(vsTestCoverage, TARGET_VS_TEST_COVERAGE)}); ` +
-        `ours / bare loop: ${(vsBare * 100).toFixed(0)}% (target >= ${TARGET_VS_BARE * 100}%, ${verdict(vsBare, TARGET_VS_BARE)}); ` +
+      `ours / test-coverage: ${vsTestCoverage.toFixed(1)}x (${coverageVerdict(subject, vsTestCoverage)}); ` +
+        `ours / bare loop: ${(vsBare * 100).toFixed(0)}% (goal >= ${ENGINE_GOALS.vsBare * 100}%, ${verdict(vsBare, ENGINE_GOALS.vsBare)}); ` +
         `judged/s over the bare loop's requests/s: ${(vsBareRequests * 100).toFixed(0)}%\n`,
     );
   }

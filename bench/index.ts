@@ -23,7 +23,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchSubject, SUBJECTS } from './fuzz.js';
+import { benchSubject, ENGINE_GOALS, SUBJECTS } from './fuzz.js';
 import { benchGateway, gatewayTimeShare } from './gateway.js';
 import { benchGatewayCore } from './gatewayCore.js';
 import { benchProxy, PROXY_GOALS } from './proxy.js';
@@ -118,9 +118,13 @@ async function main(): Promise<void> {
   });
   for (const subject of SUBJECTS) {
     const { vsBare, vsBareRequests, vsTestCoverage } = await benchSubject(subject);
-    lines.push({ measure: `engine / bare ws loop, calls checked per second, ${subject.label} (the same requests, setup calls included for both)`, value: `${(vsBare * 100).toFixed(0)}%`, goal: '≥ 60%', met: vsBare >= 0.6 });
+    lines.push({ measure: `engine / bare ws loop, calls checked per second, ${subject.label} (the same requests, setup calls included for both)`, value: `${(vsBare * 100).toFixed(0)}%`, goal: `≥ ${ENGINE_GOALS.vsBare * 100}%`, met: vsBare >= ENGINE_GOALS.vsBare });
     lines.push({ measure: `engine judged calls per second / bare loop requests per second (setup calls counted for the bare loop only, as in earlier rounds), ${subject.label}`, value: `${(vsBareRequests * 100).toFixed(0)}%`, goal: 'reported', met: undefined });
-    lines.push({ measure: `engine / @open-rpc/test-coverage, calls per second, ${subject.label}`, value: times(vsTestCoverage), goal: '≥ 10×', met: vsTestCoverage >= 10 });
+    lines.push(
+      subject.likeForLike
+        ? { measure: `engine / @open-rpc/test-coverage, calls per second, ${subject.label}`, value: times(vsTestCoverage), goal: `≥ ${ENGINE_GOALS.vsTestCoverage}×`, met: vsTestCoverage >= ENGINE_GOALS.vsTestCoverage }
+        : { measure: `engine / @open-rpc/test-coverage, calls per second, ${subject.label} (not like for like: test-coverage's by-position calls are all rejected)`, value: times(vsTestCoverage), goal: 'reported', met: undefined },
+    );
   }
   lines.push(...(await helpStart()));
   lines.push(...(await defaultRun('profiles/hermes/contracts/session-lifecycle.openrpc.json', 8)));
