@@ -6,8 +6,6 @@ import { faultNamed, GATEWAY_FAULTS, type GatewayFault } from '../../gateway/ind
 import { CHROMIUM_PATH } from '../../profiles/hermes/cells/browserLane.js';
 import { ORACLE_RULES } from '../../src/checks/checkCatalogue.js';
 import { allChecks } from '../../profiles/index.js';
-import { METHOD_CHECKS } from '../../src/conformance/methodRunTypes.js';
-import { loadContractSync } from '../../src/contracts/loadContract.js';
 import { type CliResult, REPO, runCli } from '../unit/helpers/cliRunner.js';
 import { BROWSER_LANE_ANNOTATION, browserLaneDrop, CHROMIUM_INSTALL } from './browserLaneDrop.js';
 import { cellKey, FAULT_CASES, type FaultCase } from './faultExpectations.js';
@@ -22,7 +20,7 @@ import { renderFaultTable, type TableRow } from './selfTestTable.js';
  * work), each running several at a time (SELFTEST_JOBS, default two per core: a run spends most of its time waiting
  * on sockets and timers); the clean full run, on two lanes, goes beside the CLI runs. One fault run goes through the
  * CLI end to end (exit code, matrix files, replay command), and the in-process runner is held to the CLI's answer on
- * that run and on a clean one.
+ * that run (and on a clean one in runnerEquivalence.test.ts).
  * SELFTEST_FAULTS=a,b runs only those faults (and no clean run) while working on them.
  */
 
@@ -105,15 +103,7 @@ function expectReplays(faultCase: FaultCase, replays: FaultRun['replays']): void
 
 // The long tests come first, so that they start on the first workers: the CLI end to end, then the fault shards
 // (three long tests: with four workers in CI one is left for the unit tests from the start); the quick checks last.
-/**
- * The clean run both runners make: every family of cells, on the 33-method document whatever the default contract,
- * with two workers (two lanes in process), as a default CI run has (the fault runs keep one).
- */
-const EQUIVALENCE_CONTRACT = 'profiles/hermes/contracts/session-lifecycle.openrpc.json';
-const EQUIVALENCE_CLEAN_ARGS = ['--contract', EQUIVALENCE_CONTRACT, '--workers', '2'];
-
-/** The method cells a run of `contract` must hold: each of its methods × each method check. */
-const methodCellsOf = (contract: string): string[] => loadContractSync(join(REPO, contract)).methods.flatMap((method) => METHOD_CHECKS.map((check) => `${method.name} × ${check}`));
+// The in-process runner against the CLI on a clean run is runnerEquivalence's (it runs that clean CLI run anyway).
 
 /** Lanes of the clean full run: its cells wait on sockets and timers far more than they compute. */
 const CLEAN_LANES = 2;
@@ -121,19 +111,17 @@ const CLEAN_LANES = 2;
 /** What two runners must agree on: the same cells, each with the same status. */
 const statuses = (run: CaseRun): string[] => run.cells.map((cell) => `${cell.method} × ${cell.check}: ${cell.status}`);
 
-test(`the CLI end to end (${END_TO_END.fault}: exit code, matrix files, replay command), the in-process runner gives the CLI's answer on it and on a clean run, and the clean gateway's full run fails no cell`, async () => {
+test(`the CLI end to end (${END_TO_END.fault}: exit code, matrix files, replay command), the in-process runner gives the CLI's answer on it, and the clean gateway's full run fails no cell`, async () => {
   test.setTimeout(5 * 60_000);
   noteDroppedBrowserLane([END_TO_END]);
   const dir = join(RESULTS, 'selftest-cli');
   rmSync(dir, { recursive: true, force: true });
-  // The clean full run of the full document goes beside the CLI runs: this process mostly waits for their children.
+  // The clean full run of the full document goes beside the CLI run: this process mostly waits for its children.
   const clean = ONLY ? undefined : runCaseInProcess(undefined, join(RUNS, '_clean'), undefined, [], CLEAN_LANES);
   clean?.catch(() => undefined);
-  const [cliFault, cliClean, inProcessFault, inProcessClean] = await Promise.all([
+  const [cliFault, inProcessFault] = await Promise.all([
     runFaultCase(END_TO_END, THROUGH_CLI, join(dir, 'cli-fault')),
-    runCase(undefined, join(dir, 'cli-clean'), undefined, EQUIVALENCE_CLEAN_ARGS),
     runCaseInProcess(END_TO_END, join(dir, 'in-process-fault'), grepFor(END_TO_END)),
-    runCaseInProcess(undefined, join(dir, 'in-process-clean'), undefined, EQUIVALENCE_CLEAN_ARGS),
   ]);
   const { run } = cliFault;
   const context = `${run.reportDir}\n${run.stdout.slice(-2_000)}\n${run.stderr.slice(-2_000)}`;
@@ -141,11 +129,6 @@ test(`the CLI end to end (${END_TO_END.fault}: exit code, matrix files, replay c
   for (const file of ['matrix.json', 'matrix.md', 'matrix.html', 'junit.xml']) expect.soft(existsSync(join(run.reportDir, file)), `${file} in ${run.reportDir}`).toBe(true);
   expect.soft(run.failing, `failing cells: ${context}`).toEqual(expectedFailing(END_TO_END));
   expectReplays(END_TO_END, cliFault.replays);
-  expect.soft(cliClean.code, `clean run: ${cliClean.stdout.slice(-2_000)}\n${cliClean.stderr.slice(-2_000)}`).toBe(0);
-
-  const cleanCells = new Set(cliClean.cells.map((cell) => `${cell.method} × ${cell.check}`));
-  expect.soft(methodCellsOf(EQUIVALENCE_CONTRACT).filter((key) => !cleanCells.has(key)), `method cells missing from the clean run of ${EQUIVALENCE_CONTRACT}`).toEqual([]);
-  expect.soft(statuses(inProcessClean), 'in process vs CLI, clean run').toEqual(statuses(cliClean));
   expect.soft(statuses(inProcessFault), `in process vs CLI, ${END_TO_END.fault}`).toEqual(statuses(run));
 
   if (clean) {

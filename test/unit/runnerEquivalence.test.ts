@@ -3,18 +3,23 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from './helpers/cliRunner.js';
 import { cellKey, FAULT_CASES, type FaultCase } from '../selftest/faultExpectations.js';
-import { type CaseRun, runCase } from '../selftest/selfTestRun.js';
+import { type CaseRun, runCase, runCaseInProcess } from '../selftest/selfTestRun.js';
+import { METHOD_CHECKS } from '../../src/conformance/methodRunTypes.js';
+import { loadContractSync } from '../../src/contracts/loadContract.js';
 
 /*
  * The run engine (`--runner in-process`, the default) and Playwright (`--runner playwright`) run the same cell
  * declarations: on the same seed they must give every cell the same status, on a clean gateway and on a faulty one.
  * Both go through the CLI, so the engine runs as users run it (the preparations' gateways in one child process).
+ * The clean run is also made in this process (fixtures/inProcessRun.ts, as the self-test runs its faults): it must
+ * give the CLI's answer.
  */
 
 const DIR = join(REPO, 'test-results', 'runner-equivalence');
+const CLEAN_CONTRACT = 'profiles/hermes/contracts/session-lifecycle.openrpc.json';
 /** Every family of cells on the 33-method document, two lanes / two workers. */
 const ARGS = ['--workers', '2'];
-const CLEAN_ARGS = ['--contract', 'profiles/hermes/contracts/session-lifecycle.openrpc.json', ...ARGS];
+const CLEAN_ARGS = ['--contract', CLEAN_CONTRACT, ...ARGS];
 const PLAYWRIGHT = ['--runner', 'playwright'];
 /** A fault whose failing cells the self-test pins down: here the whole document runs, not only its rows. */
 const FAULTY = FAULT_CASES.find((faultCase) => faultCase.fault === 'params.unknown-keys-accepted') as FaultCase;
@@ -24,14 +29,21 @@ const context = (run: CaseRun): string => `${run.reportDir}\n${run.stdout.slice(
 
 test.describe.configure({ mode: 'parallel' });
 
-test('on the session-lifecycle document the engine gives every cell the status Playwright gives it, and writes the same report files', async () => {
+test('on the session-lifecycle document the engine gives every cell the status Playwright gives it, in its process and through the CLI, and writes the same report files', async () => {
   test.setTimeout(6 * 60_000);
   rmSync(join(DIR, 'clean'), { recursive: true, force: true });
-  const [engine, playwright] = await Promise.all([runCase(undefined, join(DIR, 'clean', 'engine'), undefined, CLEAN_ARGS), runCase(undefined, join(DIR, 'clean', 'playwright'), undefined, [...CLEAN_ARGS, ...PLAYWRIGHT])]);
+  const [engine, playwright, inProcess] = await Promise.all([
+    runCase(undefined, join(DIR, 'clean', 'engine'), undefined, CLEAN_ARGS),
+    runCase(undefined, join(DIR, 'clean', 'playwright'), undefined, [...CLEAN_ARGS, ...PLAYWRIGHT]),
+    runCaseInProcess(undefined, join(DIR, 'clean', 'in-process'), undefined, CLEAN_ARGS),
+  ]);
   expect(playwright.code, context(playwright)).toBe(0);
   expect(engine.code, context(engine)).toBe(0);
-  expect(engine.cells.length).toBeGreaterThan(300);
+  const ran = new Set(engine.cells.map((cell) => `${cell.method} × ${cell.check}`));
+  const methodCells = loadContractSync(join(REPO, CLEAN_CONTRACT)).methods.flatMap((method) => METHOD_CHECKS.map((check) => `${method.name} × ${check}`));
+  expect(methodCells.filter((key) => !ran.has(key)), `method cells missing from the clean run of ${CLEAN_CONTRACT}`).toEqual([]);
   expect(statuses(engine)).toEqual(statuses(playwright));
+  expect(statuses(inProcess), 'in this process vs the CLI').toEqual(statuses(engine));
   for (const file of ['matrix.json', 'matrix.md', 'matrix.html', 'junit.xml']) expect.soft(existsSync(join(engine.reportDir, file)), file).toBe(true);
   const allure = readdirSync(join(engine.reportDir, 'allure-results')).filter((name) => name.endsWith('-result.json'));
   expect(allure).toHaveLength(engine.cells.length);
