@@ -10,7 +10,7 @@ import { renderMarkdown } from '../src/report/renderMarkdown.js';
 import { runConfigFromEnv } from '../src/config/runConfigFile.js';
 import { matrixRunOf } from '../src/report/matrixRun.js';
 import { readTargetDown } from '../src/report/targetDownFile.js';
-import { matrixRunsOf, readLedger } from '../src/report/runsFile.js';
+import { attachRuns, matrixRunsOf, readLedger } from '../src/report/runsFile.js';
 import { readTraffic } from '../src/report/trafficFile.js';
 
 export interface ConformanceMatrixOptions {
@@ -93,7 +93,7 @@ export default class ConformanceMatrixReporter implements Reporter {
     const traffic = readTraffic(this.outputDir());
     if (traffic) matrix.traffic = traffic;
     const runs = matrixRunsOf(readLedger(join(this.outputDir(), 'test-output', 'work')), runConfig?.budgetMs);
-    if (runs) matrix.runs = runs;
+    if (runs) attachRuns(matrix, runs);
     const down = readTargetDown(this.outputDir());
     if (down) {
       matrix.targetDown = down;

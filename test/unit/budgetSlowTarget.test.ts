@@ -52,6 +52,9 @@ test('--budget 20s on a slow single-threaded target: ends within the budget, cut
     expect(matrix.runs?.cut).toBeGreaterThanOrEqual(1);
     expect(run.stdout).toMatch(/contract-gate: budget 20s: valid runs cut on [1-5] of 5 methods: .*node\.proof 2\/100/);
     expect(readFileSync(join(reportDir, 'matrix.md'), 'utf8')).toMatch(/\| `node\.proof` \| 2 \| 100 \|/);
+    // And so does each cell the cut fed fewer cases: it does not read like one that judged all of them.
+    const proofValid = matrix.cells.find((cell) => cell.method === 'node.proof' && cell.check === 'params.valid-accepted');
+    expect(proofValid?.detail).toContain('valid runs cut by the budget (20s): 2 of 100 made');
 
     // Within the budget plus one request timeout. Fixed cases are never cut: on a machine so loaded that start-up
     // and the fixed cases alone outlast the budget, every method must then have been cut to its fixed examples
