@@ -9,9 +9,8 @@ import { renderJson } from '../src/report/renderJson.js';
 import { renderMarkdown } from '../src/report/renderMarkdown.js';
 import { runConfigFromEnv } from '../src/config/runConfigFile.js';
 import { matrixRunOf } from '../src/report/matrixRun.js';
-import { readTargetDown } from '../src/report/targetDownFile.js';
-import { attachRuns, matrixRunsOf, readLedger } from '../src/report/runsFile.js';
-import { readTraffic } from '../src/report/trafficFile.js';
+import { attachRunFacts } from '../src/report/runFacts.js';
+import { readLedger } from '../src/report/runsFile.js';
 
 export interface ConformanceMatrixOptions {
   /** Report folder; wins over the run configuration's. Relative paths resolve against the working directory. */
@@ -90,15 +89,7 @@ export default class ConformanceMatrixReporter implements Reporter {
     const runConfig = runConfigFromEnv();
     const run = this.options.run ?? (runConfig ? matrixRunOf(runConfig) : { target: 'not set', contracts: [], seed: null });
     const matrix = buildMatrix(this.cellTests.map(testRecord), run, new Date().toISOString());
-    const traffic = readTraffic(this.outputDir());
-    if (traffic) matrix.traffic = traffic;
-    const runs = matrixRunsOf(readLedger(join(this.outputDir(), 'test-output', 'work')), runConfig?.budgetMs);
-    if (runs) attachRuns(matrix, runs);
-    const down = readTargetDown(this.outputDir());
-    if (down) {
-      matrix.targetDown = down;
-      matrix.verdict = 'fail';
-    }
+    attachRunFacts(matrix, this.outputDir(), readLedger(join(this.outputDir(), 'test-output', 'work')), runConfig?.budgetMs);
     return matrix;
   }
 

@@ -83,7 +83,8 @@ function hasNote(record: TestRecord, type: string): boolean {
   return record.annotations.some((annotation) => annotation.type === type);
 }
 
-function join(...parts: Array<string | undefined>): string | undefined {
+/** Parts of a cell's detail, in order, as the matrix writes them. */
+export function joinDetail(...parts: Array<string | undefined>): string | undefined {
   const kept = parts.filter((part): part is string => !!part);
   return kept.length ? kept.join(' · ') : undefined;
 }
@@ -116,25 +117,25 @@ function classify(record: TestRecord): { status: CellStatus; detail?: string } {
     case 'skipped':
       return { status: 'n/a', detail: skipReason ?? 'skipped' };
     case 'expected':
-      if (expectsFailure) return { status: 'known-fail', detail: join(baselineReason ?? 'expected failure', detail ?? errorLine(record)) };
+      if (expectsFailure) return { status: 'known-fail', detail: joinDetail(baselineReason ?? 'expected failure', detail ?? errorLine(record)) };
       if (hasNote(record, ANNOTATION.notApplicable)) return { status: 'n/a', detail: skipReason };
       if (hasNote(record, ANNOTATION.flaky)) return { status: 'flaky', detail: note(record, ANNOTATION.flaky) ?? detail };
       return { status: 'pass', detail };
     case 'unexpected':
       // A baselined cell that passed only on a retry still failed once: the known failure stands.
-      if (expectsFailure && hasNote(record, ANNOTATION.flaky)) return { status: 'known-fail', detail: join(baselineReason, note(record, ANNOTATION.flaky)) };
+      if (expectsFailure && hasNote(record, ANNOTATION.flaky)) return { status: 'known-fail', detail: joinDetail(baselineReason, note(record, ANNOTATION.flaky)) };
       if (expectsFailure) {
         return {
           status: 'stale',
-          detail: join('baseline entry passes now: remove it from the baseline', baselineReason && `reason was: ${baselineReason}`),
+          detail: joinDetail('baseline entry passes now: remove it from the baseline', baselineReason && `reason was: ${baselineReason}`),
         };
       }
       return { status: 'fail', detail: detail ?? errorLine(record) ?? 'failed' };
     case 'flaky':
       // A baselined check that failed only on some attempts is still a known failure: removing the entry
       // would turn it into a flaky gate failure, so it must not be reported as passing.
-      if (expectsFailure) return { status: 'known-fail', detail: join(baselineReason, 'flaky: passed on one attempt') };
-      return { status: 'flaky', detail: join('passed only on a retry', detail, errorSummary(record.errors)) };
+      if (expectsFailure) return { status: 'known-fail', detail: joinDetail(baselineReason, 'flaky: passed on one attempt') };
+      return { status: 'flaky', detail: joinDetail('passed only on a retry', detail, errorSummary(record.errors)) };
   }
 }
 
@@ -250,7 +251,7 @@ export function buildMatrix(records: readonly TestRecord[], run: MatrixRun, gene
     else byCell.set(id, { cell: { method: key.method, check: key.check, ...verdict }, worstCount: 1 });
   }
   const cells = [...byCell.values()].map(({ cell, worstCount }) => {
-    if (worstCount > 1 && cell.status !== 'pass' && cell.status !== 'n/a') cell.detail = join(cell.detail, `${worstCount} tests`);
+    if (worstCount > 1 && cell.status !== 'pass' && cell.status !== 'n/a') cell.detail = joinDetail(cell.detail, `${worstCount} tests`);
     return cell;
   });
   cells.sort(compareCells);

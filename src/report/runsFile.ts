@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Matrix, MatrixRuns } from './matrixTypes.js';
-import { durationText } from './runsText.js';
+import type { MatrixRuns } from './matrixTypes.js';
 
 /**
  * One method run as its worker records it in test-output/work/method-runs-ledger/ (one file per method, rewritten
@@ -57,22 +56,3 @@ export function matrixRunsOf(entries: readonly MethodLedgerEntry[], budgetMs: nu
   return { ...(budgetMs !== undefined ? { budgetMs } : {}), cut, methods };
 }
 
-/** The cells judged on the valid phase's generated payloads: a cut leaves them fewer cases than `--runs` asked. */
-const VALID_RUN_CHECKS: ReadonlySet<string> = new Set(['params.valid-accepted', 'result.schema']);
-
-/**
- * Puts the runs per method on the matrix, and on each cell a cut fed fewer cases than asked, says so in its detail
- * (a passing cell of a cut method must not read like one that judged every run).
- */
-export function attachRuns(matrix: Matrix, runs: MatrixRuns): void {
-  matrix.runs = runs;
-  const cut = new Map(runs.methods.filter((method) => method.made < method.asked).map((method) => [method.method, method]));
-  if (cut.size === 0) return;
-  const cause = runs.budgetMs !== undefined ? `the budget (${durationText(runs.budgetMs)})` : 'its time limit';
-  for (const cell of matrix.cells) {
-    const method = cut.get(cell.method);
-    if (!method || !VALID_RUN_CHECKS.has(cell.check)) continue;
-    const note = `valid runs cut by ${cause}: ${method.made} of ${method.asked} made`;
-    cell.detail = cell.detail ? `${cell.detail} · ${note}` : note;
-  }
-}

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { buildMatrix, type TestRecord } from '../../src/report/matrixModel.js';
 import type { Matrix, MatrixRuns } from '../../src/report/matrixTypes.js';
-import { attachRuns } from '../../src/report/runsFile.js';
+import { attachRuns } from '../../src/report/runFacts.js';
 import { renderJson } from '../../src/report/renderJson.js';
 
 // A cell fed by the generated valid payloads of a method whose runs a budget cut says so: it must not read like a
