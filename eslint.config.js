@@ -4,8 +4,11 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 
 /**
  * Import boundaries: the folder graph of docs/ARCHITECTURE.md. Imports point one way
- * (core ← fuzz ← src ← profiles ← fixtures ← suites; reporters and cli on top), no file imports itself through a cycle,
- * and the reference gateway shares no code with the harness (a bug in both would make them agree on a wrong answer).
+ * (core ← fuzz ← src ← profiles ← fixtures ← suites; reporters and cli on top), and the reference gateway shares no
+ * code with the harness (a bug in both would make them agree on a wrong answer). The rules that need the whole module
+ * graph or the types, no file importing itself through a cycle and no floating promise, are oxlint's
+ * (.oxlintrc.json; `npm run lint` runs both): it builds the graph and the type-aware program natively, in about a tenth
+ * of the time this parser takes for them.
  */
 const zone = (target, from, message) => ({ target, from, message });
 const HARNESS = ['./core', './fuzz', './src', './profiles', './fixtures', './suites', './reporters', './cli'];
@@ -15,7 +18,7 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: { parserOptions: { tsconfigRootDir: import.meta.dirname } },
     plugins: { 'import-x': importX },
     settings: {
       'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
@@ -23,12 +26,10 @@ export default tseslint.config(
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
     },
     rules: {
-      '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-empty-object-type': 'off',
       'no-empty-pattern': 'off',
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-restricted-paths': [
         'error',
         {

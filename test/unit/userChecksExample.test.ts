@@ -11,7 +11,8 @@ import { npmExec, npmInstall, packedTarball } from './helpers/packedPackage.js';
 test.setTimeout(240_000);
 
 const EXAMPLE = join(REPO, 'examples', 'user-checks');
-const TSC = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
+/** The native TypeScript compiler (7), which checks as the TypeScript users install today does. */
+const TSC = join(REPO, 'node_modules', 'typescript-native', 'bin', 'tsc');
 
 /** Beside the example, compiled but never run: it fails the type check unless contract-gate/test has real types. */
 const TYPES_CHECK = `import { expect, test, type WireEvent } from 'contract-gate/test';
