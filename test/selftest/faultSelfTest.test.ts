@@ -20,7 +20,7 @@ import { renderFaultTable, type TableRow } from './selfTestTable.js';
  * work), each running several at a time (SELFTEST_JOBS, default two per core: a run spends most of its time waiting
  * on sockets and timers); the clean full run, on two lanes, goes beside the CLI runs. One fault run goes through the
  * CLI end to end (exit code, matrix files, replay command), and the in-process runner is held to the CLI's answer on
- * that run (and on a clean one in runnerEquivalence.test.ts).
+ * that run (and on the whole document with the same fault in runnerEquivalence.test.ts).
  * SELFTEST_FAULTS=a,b runs only those faults (and no clean run) while working on them.
  */
 
@@ -103,7 +103,7 @@ function expectReplays(faultCase: FaultCase, replays: FaultRun['replays']): void
 
 // The long tests come first, so that they start on the first workers: the CLI end to end, then the fault shards
 // (three long tests: with four workers in CI one is left for the unit tests from the start); the quick checks last.
-// The in-process runner against the CLI on a clean run is runnerEquivalence's (it runs that clean CLI run anyway).
+// The in-process runner against the CLI on the whole document is runnerEquivalence's (it runs that CLI run anyway).
 
 /** Lanes of the clean full run: its cells wait on sockets and timers far more than they compute. */
 const CLEAN_LANES = 2;
