@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { faultNamed, GATEWAY_FAULTS, type GatewayFault } from '../../gateway/index.js';
-import { CHROMIUM_PATH } from '../../profiles/hermes/cells/browserLane.js';
+import { CHROMIUM_PATH, holdSharedBrowser } from '../../profiles/hermes/cells/sharedBrowser.js';
 import { ORACLE_RULES } from '../../src/checks/checkCatalogue.js';
 import { allChecks } from '../../profiles/index.js';
 import { type CliResult, REPO, runCli } from '../unit/helpers/cliRunner.js';
@@ -198,27 +198,34 @@ for (let shard = 1; shard <= SHARDS; shard++) {
   test(`every fault fails exactly the cells of its expectation (shard ${shard} of ${SHARDS}: ${mine.length} faults)`, async () => {
     test.setTimeout(10 * 60_000);
     noteDroppedBrowserLane(mine);
+    // The browser-lane cells of this shard's runs share one Chromium (each in browser contexts of its own).
+    const releaseBrowser = holdSharedBrowser();
     const pool = new JobPool(JOBS);
     const queued = new Map<FaultCase, Promise<FaultRun>>();
     for (const faultCase of mine) queued.set(faultCase, pool.run(() => runFaultCase(faultCase)));
     const rows: Array<ObservedPart['rows'][number]> = [];
     const timings: string[] = [];
-    for (const faultCase of CASES.filter((c) => queued.has(c))) {
-      const grep = grepFor(faultCase);
-      await test.step(`${faultCase.fault} (--grep ${grep})`, async () => {
-        const { run: result, replays } = await (queued.get(faultCase) as Promise<FaultRun>);
-        timings.push(`${faultCase.fault} ${(result.elapsedMs / 1000).toFixed(1)} s (${result.cells.length} cells)`);
-        rows.push({ fault: faultCase.fault, detectedBy: result.failing, ...(faultCase.shared ? { shared: faultCase.shared } : {}) });
-        const context = `${faultCase.fault}, report ${result.reportDir}`;
-        expect.soft(result.failing, `failing cells of ${context}`).toEqual(expectedFailing(faultCase));
-        expect.soft(result.notRun, `cells that did not run: ${context}`).toEqual([]);
-        // A sequence-only fault must shrink to a counterexample of at most MAX_SHRUNK_CALLS calls (its replay runs below).
-        for (const cell of result.cells.filter((c) => c.status === 'fail' && c.check.startsWith('stateful.'))) {
-          const calls = Number(/shrunk to (\d+) call/.exec(cell.detail ?? '')?.[1] ?? Number.NaN);
-          expect.soft(calls, `${cell.method} × ${cell.check} of ${context}: ${cell.detail}`).toBeLessThanOrEqual(MAX_SHRUNK_CALLS);
-        }
-        if (faultCase.replay) expectReplays(faultCase, replays);
-      });
+    try {
+      for (const faultCase of CASES.filter((c) => queued.has(c))) {
+        const grep = grepFor(faultCase);
+        await test.step(`${faultCase.fault} (--grep ${grep})`, async () => {
+          const { run: result, replays } = await (queued.get(faultCase) as Promise<FaultRun>);
+          timings.push(`${faultCase.fault} ${(result.elapsedMs / 1000).toFixed(1)} s (${result.cells.length} cells)`);
+          rows.push({ fault: faultCase.fault, detectedBy: result.failing, ...(faultCase.shared ? { shared: faultCase.shared } : {}) });
+          const context = `${faultCase.fault}, report ${result.reportDir}`;
+          expect.soft(result.failing, `failing cells of ${context}`).toEqual(expectedFailing(faultCase));
+          expect.soft(result.notRun, `cells that did not run: ${context}`).toEqual([]);
+          // A sequence-only fault must shrink to a counterexample of at most MAX_SHRUNK_CALLS calls (its replay runs below).
+          for (const cell of result.cells.filter((c) => c.status === 'fail' && c.check.startsWith('stateful.'))) {
+            const calls = Number(/shrunk to (\d+) call/.exec(cell.detail ?? '')?.[1] ?? Number.NaN);
+            expect.soft(calls, `${cell.method} × ${cell.check} of ${context}: ${cell.detail}`).toBeLessThanOrEqual(MAX_SHRUNK_CALLS);
+          }
+          if (faultCase.replay) expectReplays(faultCase, replays);
+        });
+      }
+    } finally {
+      await Promise.allSettled(queued.values());
+      await releaseBrowser();
     }
     writeObserved(`shard-${shard}`, rows, timings);
   });

@@ -14,18 +14,12 @@ import { DESKTOP_CWD } from '../scenarios/topologyScenarios.js';
 import { analyseSkew } from '../../../src/skew/index.js';
 import type { CellBody, CellEvidence, CellVerdict } from '../../../src/run/cellTypes.js';
 import type { RunPlan } from '../../../src/run/runPlan.js';
+import { acquireBrowser, CHROMIUM_PATH } from './sharedBrowser.js';
 import { cwdExplicitDesktopContract, preCwdExplicitContract, preCwdExplicitOptions, targetContract, unsupported, withSiblingGateway } from './scenarioSetup.js';
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
+export { CHROMIUM_PATH } from './sharedBrowser.js';
 /** The static page that plays the desktop (served from the package, not from dist/). */
 export const REMOTE_LANE_PAGE = join(PACKAGE_ROOT, 'profiles', 'hermes', 'cells', 'remote-lane.html');
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--headless',
-  '--disable-gpu',
-  // A page answered by the browser itself (gated mode) has no address space: let it reach a loopback gateway.
-  '--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessChecks',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const SETTLE_TIMEOUT_MS = 10_000;
 
 interface Lane {
@@ -92,13 +86,11 @@ async function judgeLanes(plan: RunPlan, lanes: Lane[], pagePath: string, testIn
   const check = 'scenario.browser-remote-lane';
   const redactor = new Redactor(lanes.map((lane) => lane.token));
   const { server, pageUrl } = await servePage(pagePath);
-  // Loaded when a browser is first needed: Playwright costs about 0.4 s of CPU to load, which a run whose selection
-  // has no browser cell, and every other command that loads the profile, need not pay.
-  const { chromium } = await import('@playwright/test');
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const lease = acquireBrowser();
   const violations: Violation[] = [];
   const shown: string[] = [];
   try {
+    const browser = await lease.browser;
     for (const lane of lanes) {
       const expected = pageExpectation(analyseSkew(cwdExplicitDesktopContract(plan), lane.contract, { serverCodes: plan.profile.codes }));
       const readout = await readPage(browser, pageUrl, pagePath, lane, testInfo, redactor).catch((error: unknown) => {
@@ -112,7 +104,7 @@ async function judgeLanes(plan: RunPlan, lanes: Lane[], pagePath: string, testIn
       shown.push(`${lane.label} (${expected.sides}) shows ${redactor.redact(what)}; predicted ${predicted}`);
     }
   } finally {
-    await browser.close();
+    await lease.release();
     await new Promise((resolve) => server.close(resolve));
   }
   const external = lanes.length === 1 ? '; the pre-cwd_explicit sibling runs only beside an embedded target' : '';
