@@ -26,7 +26,9 @@ test.use({
     { scope: 'worker' },
   ],
 });
-test.describe.configure({ mode: 'parallel', timeout: 90_000 });
+// One worker for the file: its worker-scoped settings (test.use) start an embedded gateway per worker, which parallel
+// tests would pay once each.
+test.describe.configure({ mode: 'default', timeout: 90_000 });
 
 test('the gateway fixture speaks JSON-RPC over HTTP with the token; without it the target refuses', async ({ gateway, target, connect, contract }) => {
   expect([target.kind, target.auth.kind, contract.origin]).toEqual(['external', 'token', SLICE]);

@@ -10,7 +10,9 @@ import { REPO } from './helpers/cliRunner.js';
 /** The machine is shared: waits are bounds on a hang, never the time a test expects to take. */
 const PATIENT = 30_000;
 
-test.describe.configure({ mode: 'parallel', timeout: 90_000 });
+// One worker for the file: its worker-scoped settings (test.use) start an embedded gateway per worker, which parallel
+// tests would pay once each.
+test.describe.configure({ mode: 'default', timeout: 90_000 });
 test.use({ contractGate: { requestTimeout: PATIENT } });
 
 const OLDER = join(REPO, 'profiles/hermes/contracts/gateway.pre-cwd-explicit.openrpc.json');

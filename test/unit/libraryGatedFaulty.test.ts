@@ -7,7 +7,9 @@ import { noAuth } from '../../src/client/connectionAuth.js';
 const PATIENT = 30_000;
 
 test.use({ contractGate: { embeddedAuth: 'gated', fault: ['result.wrong-type'], requestTimeout: PATIENT } });
-test.describe.configure({ mode: 'parallel', timeout: 90_000 });
+// One worker for the file: its worker-scoped settings (test.use) start an embedded gateway per worker, which parallel
+// tests would pay once each.
+test.describe.configure({ mode: 'default', timeout: 90_000 });
 
 test('connections present tickets as run does; one without a credential is refused', async ({ gateway, target, connect }) => {
   expect([target.gated, target.auth.kind]).toEqual([true, 'ticket']);
