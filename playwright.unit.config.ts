@@ -2,16 +2,17 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 
 /**
- * The harness's own tests. Projects `unit-long` and `unit`: unit, property, gateway, reporter and CLI tests
- * (`npm run test:unit`). Project `selftest`: every fault of the reference gateway against the harness
- * (`npm run test:selftest`), a few minutes, kept apart so that the unit tests stay fast. Conformance suites live in
- * suites/.
+ * The harness's own tests: unit, property, gateway, reporter and CLI tests (`npm run test:unit`, test/unit/), and
+ * every fault of the reference gateway against the harness (`npm run test:selftest`, test/selftest/). Conformance
+ * suites live in suites/.
  */
 
 /**
- * The unit files whose tests take the longest (packed installs, both runners, gated runs, slow targets): their own
- * project, listed before `unit`, so that they start early and the short tests fill the workers at the end instead of
- * one long test running on alone (Playwright deals tests out in project order, then file order).
+ * The unit files whose tests take the longest (packed installs, both runners, gated runs, slow targets): with the
+ * self-test, the project `long`, listed before `unit`, so that they start early and the short tests fill the workers
+ * at the end instead of one long test running on alone (Playwright deals tests out in project order, then file
+ * order). One project for both, because a worker runs the tests of one project only: a worker that ends a self-test
+ * shard goes on with a long unit file instead of a new worker starting for it.
  */
 const LONG_UNIT_FILES = ['userChecksExample', 'packedInstall', 'runnerEquivalence', 'gatedRunCli', 'reportShardMerge', 'evidenceAudit', 'budgetSlowTarget', 'statefulRuns', 'statefulGatedReplay'].map(
   (name) => `unit/${name}.test.ts`,
@@ -28,10 +29,10 @@ export default defineConfig({
   timeout: 60_000,
   reporter: process.env['CI'] ? [['line'], ['json', { outputFile: 'test-results/unit-results.json' }]] : [['list']],
   outputDir: 'test-results/unit-artifacts',
-  // The self-test's long tests are scheduled first, so that the unit tests fill the other workers around them.
+  // The self-test's long tests are scheduled first (selftest/ sorts before unit/), so that the unit tests fill the
+  // other workers around them.
   projects: [
-    { name: 'selftest', testMatch: 'selftest/**/*.test.ts' },
-    { name: 'unit-long', testMatch: LONG_UNIT_FILES },
+    { name: 'long', testMatch: ['selftest/**/*.test.ts', ...LONG_UNIT_FILES] },
     { name: 'unit', testMatch: 'unit/**/*.test.ts', testIgnore: LONG_UNIT_FILES },
   ],
 });
