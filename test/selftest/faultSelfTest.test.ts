@@ -14,14 +14,15 @@ import { renderFaultTable, type TableRow } from './selfTestTable.js';
 
 /*
  * The harness proves that each check can fail, and fails for its own reason only: for every fault of the reference
- * gateway, `contract-gate run --fault NAME` must fail exactly the cells its expectation lists, and a clean run must
- * fail none. The runs use the CLI's options and run configuration but the in-process runner (fixtures/inProcessRun.ts)
- * instead of a Playwright process each, and their replay commands in this process too: the fault runs in two shard tests (two worker processes, so that both cores
- * work), each running several at a time (SELFTEST_JOBS, default two per core: a run spends most of its time waiting
- * on sockets and timers); the clean full run, on two lanes, goes beside the CLI runs. One fault run goes through the
- * CLI end to end (exit code, matrix files, replay command), and the in-process runner is held to the CLI's answer on
- * that run (and on the whole document with the same fault in runnerEquivalence.test.ts).
- * SELFTEST_FAULTS=a,b runs only those faults (and no clean run) while working on them.
+ * gateway, `contract-gate run --fault NAME` must fail exactly the cells its expectation lists. The control, a clean
+ * full run that must fail none, is the evidence audit's clean run (test/unit/evidenceAudit.test.ts), which also holds
+ * every check to a pass with evidence there. The runs use the CLI's options and run configuration but the in-process
+ * runner (fixtures/inProcessRun.ts) instead of a Playwright process each, and their replay commands in this process
+ * too: the fault runs in two shard tests (two worker processes, so that both cores work), each running several at a
+ * time (SELFTEST_JOBS, default two per core: a run spends most of its time waiting on sockets and timers). One fault
+ * run goes through the CLI end to end (exit code, matrix files, replay command), and the in-process runner is held to
+ * the CLI's answer on that run (and on the whole document with the same fault in runnerEquivalence.test.ts).
+ * SELFTEST_FAULTS=a,b runs only those faults while working on them.
  */
 
 const RESULTS = join(REPO, 'test-results');
@@ -105,20 +106,14 @@ function expectReplays(faultCase: FaultCase, replays: FaultRun['replays']): void
 // (three long tests: with four workers in CI one is left for the unit tests from the start); the quick checks last.
 // The in-process runner against the CLI on the whole document is runnerEquivalence's (it runs that CLI run anyway).
 
-/** Lanes of the clean full run: its cells wait on sockets and timers far more than they compute. */
-const CLEAN_LANES = 2;
-
 /** What two runners must agree on: the same cells, each with the same status. */
 const statuses = (run: CaseRun): string[] => run.cells.map((cell) => `${cell.method} × ${cell.check}: ${cell.status}`);
 
-test(`the CLI end to end (${END_TO_END.fault}: exit code, matrix files, replay command), the in-process runner gives the CLI's answer on it, and the clean gateway's full run fails no cell`, async () => {
+test(`the CLI end to end (${END_TO_END.fault}: exit code, matrix files, replay command), and the in-process runner gives the CLI's answer on it`, async () => {
   test.setTimeout(5 * 60_000);
   noteDroppedBrowserLane([END_TO_END]);
   const dir = join(RESULTS, 'selftest-cli');
   rmSync(dir, { recursive: true, force: true });
-  // The clean full run of the full document goes beside the CLI run: this process mostly waits for its children.
-  const clean = ONLY ? undefined : runCaseInProcess(undefined, join(RUNS, '_clean'), undefined, [], CLEAN_LANES);
-  clean?.catch(() => undefined);
   const [cliFault, inProcessFault] = await Promise.all([
     runFaultCase(END_TO_END, THROUGH_CLI, join(dir, 'cli-fault')),
     runCaseInProcess(END_TO_END, join(dir, 'in-process-fault'), grepFor(END_TO_END)),
@@ -130,20 +125,12 @@ test(`the CLI end to end (${END_TO_END.fault}: exit code, matrix files, replay c
   expect.soft(run.failing, `failing cells: ${context}`).toEqual(expectedFailing(END_TO_END));
   expectReplays(END_TO_END, cliFault.replays);
   expect.soft(statuses(inProcessFault), `in process vs CLI, ${END_TO_END.fault}`).toEqual(statuses(run));
-
-  if (clean) {
-    await test.step('the clean gateway: one full run of the full document, every cell passes or is n/a', async () => {
-      const full = await clean;
-      expectClean(full);
-      writeObserved('clean', [], [`clean gateway (full run, ${CLEAN_LANES} lanes) ${(full.elapsedMs / 1000).toFixed(1)} s (${full.cells.length} cells)`]);
-    });
-  }
 });
 
 /**
  * The fault runs, dealt into SHARDS tests that Playwright gives to different workers (each its own process, so the
- * runs use every core), longest first; each shard runs JOBS at a time. Each shard (and the clean run) leaves its
- * table rows or run time in a part file; the test that completes the set writes the table.
+ * runs use every core), longest first; each shard runs JOBS at a time. Each shard leaves its table rows and run
+ * times in a part file; the test that completes the set writes the table.
  */
 const SHARDS = 2;
 const PARTS = join(RESULTS, 'selftest-parts');
@@ -159,7 +146,7 @@ function writeObserved(part: string, rows: ObservedPart['rows'], timings: readon
   if (ONLY) return;
   mkdirSync(PARTS, { recursive: true });
   writeFileSync(join(PARTS, `${RUN_ID}-${part}.json`), JSON.stringify({ rows, timings } satisfies ObservedPart));
-  const names = ['clean', ...Array.from({ length: SHARDS }, (_, index) => `shard-${index + 1}`)];
+  const names = Array.from({ length: SHARDS }, (_, index) => `shard-${index + 1}`);
   const paths = names.map((name) => join(PARTS, `${RUN_ID}-${name}.json`));
   if (!paths.every((path) => existsSync(path))) return;
   const parts = paths.map((path) => JSON.parse(readFileSync(path, 'utf8')) as ObservedPart);
@@ -172,26 +159,15 @@ function writeObserved(part: string, rows: ObservedPart['rows'], timings: readon
   const seconds = (process.uptime()).toFixed(0);
   writeFileSync(
     TABLE_FILE,
-    `# Self-test: fault → detecting checks (observed)\n\n${observed.length} faults and one clean run, in process: ${SHARDS} shards of ${JOBS} runs at a time, the last done ${seconds} s after its worker started.\n\n${table}\n\n## Run times\n\n${parts.flatMap((p) => p.timings).map((line) => `- ${line}`).join('\n')}\n`,
+    `# Self-test: fault → detecting checks (observed)\n\n${observed.length} faults, in process: ${SHARDS} shards of ${JOBS} runs at a time, the last done ${seconds} s after its worker started.\n\n${table}\n\n## Run times\n\n${parts.flatMap((p) => p.timings).map((line) => `- ${line}`).join('\n')}\n`,
   );
   for (const path of paths) rmSync(path, { force: true });
-  process.stdout.write(`\n${table}\n\nself-test: ${observed.length} faults and one clean run (${SHARDS} shards, ${JOBS} at a time each, in process); table written to ${TABLE_FILE}\n`);
+  process.stdout.write(`\n${table}\n\nself-test: ${observed.length} faults (${SHARDS} shards, ${JOBS} at a time each, in process); table written to ${TABLE_FILE}\n`);
 }
 
 /** Expected run time, longest first: stateful sequences shrink, scenario runs wait on sockets and timers. */
 const weightOf = (faultCase: FaultCase): number => (faultCase.failing.some((cell) => cell.check.startsWith('stateful.')) ? 2 : isScenarioCase(faultCase) ? 1 : 0);
 const SHARDED = [...CASES].sort((a, b) => weightOf(b) - weightOf(a));
-
-/** The clean gateway's full run: every cell passes or is n/a, and every check is judged. */
-function expectClean(run: CaseRun): void {
-  expect.soft(run.failing, 'failing cells of the clean gateway').toEqual([]);
-  expect.soft(run.notRun, 'cells that did not run').toEqual([]);
-  const judged = new Set(run.cells.map((cell) => cell.check));
-  // skew.client-contract cells exist only with --client-contract (the skew.cwd-without-flag-refused case runs it);
-  // the (auth) row only against a gated target (every auth fault case runs the embedded gateway gated).
-  const elsewhere = (id: string): boolean => id === 'skew.client-contract' || id.startsWith('auth.');
-  expect.soft(allChecks().ids.filter((id) => !elsewhere(id) && !judged.has(id)), 'checks missing from the full run').toEqual([]);
-}
 
 for (let shard = 1; shard <= SHARDS; shard++) {
   const mine = SHARDED.filter((_, index) => index % SHARDS === shard - 1);

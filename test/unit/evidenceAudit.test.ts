@@ -17,7 +17,8 @@ import { FAULT_CASES } from '../selftest/faultExpectations.js';
  * cannot give it what it judges (no auth, no sessions, no events, no server requests, only errors, only successes,
  * silence): there the check must be n/a (or, where its precondition is frames the harness sends itself, never pass).
  * Against the clean reference gateway every check passes somewhere with evidence, and every one of them fails under
- * a fault of the catalogue (test/selftest runs those). No run may count a pass that observed nothing.
+ * a fault of the catalogue (test/selftest runs those). No run may count a pass that observed nothing. The clean run is
+ * also the self-test's control: the full document against the clean gateway fails no cell.
  */
 
 type Frame = Record<string, unknown>;
@@ -163,6 +164,16 @@ test('every check of the catalogue is audited: n/a (or never pass) where its pre
   const names = Object.keys(ARGS) as RunName[];
   const matrices = new Map<RunName, Matrix>();
   for (const [index, matrix] of (await Promise.all(names.map(matrixOf))).entries()) matrices.set(names[index] as RunName, matrix);
+
+  // The control of the fault self-test (test/selftest): the clean gateway's full run of the full document fails no
+  // cell and runs every cell it declares, and judges every check but the two that need a setup of their own
+  // (skew.client-contract exists only with --client-contract, the (auth) row only against a gated target).
+  const clean = matrices.get('clean') as Matrix;
+  expect.soft(shown(clean.cells.filter((cell) => cell.status === 'fail')), 'failing cells of the clean gateway').toEqual([]);
+  expect.soft(shown(clean.cells.filter((cell) => cell.status === 'not-run')), 'cells of the clean run that did not run').toEqual([]);
+  const judged = new Set(clean.cells.map((cell) => cell.check));
+  const elsewhere = (id: string): boolean => id === 'skew.client-contract' || id.startsWith('auth.');
+  expect.soft(allChecks().ids.filter((id) => !elsewhere(id) && !judged.has(id)), 'checks missing from the clean full run').toEqual([]);
 
   for (const [name, matrix] of matrices) {
     const hollow = matrix.cells.filter((cell) => cell.status === 'pass' && !isEvidenced(cell.evidence));
