@@ -26,8 +26,13 @@ const ORIGIN_REFUSAL = { closeCodes: [4403, 1008], statuses: [403], name: '4403'
 type Refusal = typeof CREDENTIAL_REFUSAL;
 
 export const FOREIGN_ORIGIN = 'https://contract-gate-foreign-origin.invalid';
-/** How long after `ttl_seconds` an expired ticket is presented: the dashboard counts whole seconds. */
-const EXPIRY_MARGIN_MS = 2_100;
+/**
+ * How long after `ttl_seconds` an expired ticket is presented. The dashboard counts whole seconds
+ * (hermes_cli/dashboard_auth/ws_tickets.py: a ticket minted at second s expires once the current second passes
+ * s + ttl), so a ticket is refused at the latest ttl + 1 s after it was minted; the wait starts after the mint's
+ * answer, and 0.1 s more covers timer rounding.
+ */
+const EXPIRY_MARGIN_MS = 1_100;
 
 const nonce = (): string => randomBytes(8).toString('hex');
 
