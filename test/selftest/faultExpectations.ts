@@ -28,6 +28,8 @@ const on = (subject: string, ...checks: CheckId[]): Cell[] => checks.map((check)
 const CONNECTION = '(connection)';
 const FULL_DOCUMENT = ['--contract', 'profiles/hermes/contracts/gateway.openrpc.json'];
 const AUTH = '(auth)';
+/** The auth faults that change what an admitted connection gets: the browser lane runs beside them. */
+const BROWSER_FACING_AUTH_FAULTS = ['auth.ticket-protocol-echoed', 'auth.foreign-origin-accepted'];
 const GATED = ['--embedded-auth', 'gated'];
 const AUTH_CASES: ReadonlyArray<readonly [string, CheckId]> = [
   ['auth.missing-credential-accepted', 'auth.missing-refused'],
@@ -173,6 +175,9 @@ export const FAULT_CASES: readonly FaultCase[] = [
   { fault: 'sequence.closed-session-readable', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.status', 'session.context_breakdown', 'terminal.resize'], shared: STATEFUL_SHARED, replay: true, args: STATEFUL_RUNS },
   { fault: 'sequence.branch-count-short', failing: on(STATEFUL, ...STATEFUL_CHECKS), alsoRun: ['session.branch_whole', 'session.branch_stored'], shared: STATEFUL_SHARED, replay: true, args: STATEFUL_RUNS },
   // The auth boundary: the embedded gateway runs gated (a basic login and tickets made up for the run); all ten
-  // (auth) checks run, one fails; the browser lane runs beside them, as a client of the same tickets and origin rules.
-  ...AUTH_CASES.map(([fault, check]): FaultCase => ({ fault, failing: on(AUTH, check), alsoRun: ['topology'], args: GATED })),
+  // (auth) checks run, one fails. The browser lane, a client of the same tickets and origin rules, runs beside the
+  // faults that touch what an admitted connection gets (the selected subprotocol, the Origin guard); the others only
+  // admit an attempt a valid client never makes (no credential, an unknown, reused or expired ticket, the legacy token,
+  // a lone or doubled ticket protocol, frames of a refused connection), which the browser's fresh ticket cannot meet.
+  ...AUTH_CASES.map(([fault, check]): FaultCase => ({ fault, failing: on(AUTH, check), ...(BROWSER_FACING_AUTH_FAULTS.includes(fault) ? { alsoRun: ['topology'] } : {}), args: GATED })),
 ];
