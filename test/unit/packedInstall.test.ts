@@ -1,20 +1,17 @@
 import { expect, test } from '@playwright/test';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { npmExec, npmInstall, packedTarball } from './helpers/packedPackage.js';
+import { installedPackage, npmExec } from './helpers/packedPackage.js';
 
 const npx = (dir: string, args: string[]) => npmExec(dir, ['contract-gate', ...args]);
 
 // What a new user does, from the packed package in an empty folder: install it (production dependencies only),
-// `contract-gate init`, `contract-gate run`. About 40 s: packing, installing from the npm cache, a short run.
+// `contract-gate init`, `contract-gate run`. About 40 s: packing, installing from the npm cache, a short run. The
+// install is the one the user-checks example links to (helpers/packedPackage.ts: installedPackage).
 test.setTimeout(240_000);
 
 test('from the packed tarball in an empty folder: init, then run exits 0 and reports where the configuration says, with its seed', async () => {
-  const tarball = await packedTarball();
-  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-empty-'));
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'empty-project', private: true }));
-  npmInstall(dir, ['--omit=dev', tarball]);
+  const dir = await installedPackage();
 
   const init = await npx(dir, ['init']);
   expect(init.code, init.stdout + init.stderr).toBe(0);

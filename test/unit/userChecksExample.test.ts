@@ -4,10 +4,12 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO } from './helpers/cliRunner.js';
-import { npmExec, npmInstall, packedTarball } from './helpers/packedPackage.js';
+import { linkInstalledPackage, npmExec, packedTarball } from './helpers/packedPackage.js';
 
 // examples/user-checks as a user has it: its files in an empty folder, contract-gate installed from the packed
-// tarball (with @playwright/test, its own devDependency), its spec run with `npx playwright test`. About 30 s.
+// tarball (with @playwright/test, its own devDependency, which contract-gate brings: the folder links to the install
+// the newcomer test makes, and the link checks that it holds every dependency the example names), its spec run with
+// `npx playwright test`. About 30 s.
 test.setTimeout(240_000);
 
 const EXAMPLE = join(REPO, 'examples', 'user-checks');
@@ -42,7 +44,7 @@ test('examples/user-checks from the packed tarball: its types resolve, it passes
   manifest.devDependencies['contract-gate'] = `file:${tarball}`;
   writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
   writeFileSync(join(dir, 'typesCheck.ts'), TYPES_CHECK);
-  npmInstall(dir);
+  await linkInstalledPackage(dir);
 
   const types = spawnSync(process.execPath, [TSC, '-p', join(dir, 'tsconfig.json')], { cwd: dir, encoding: 'utf8' });
   expect(types.status, types.stdout + types.stderr).toBe(0);

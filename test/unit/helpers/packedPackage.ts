@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -19,26 +19,29 @@ function runnerKey(): string {
   return started ? `${process.ppid}-${started}` : String(process.ppid);
 }
 
-async function packOnce(): Promise<string> {
-  const dir = join(tmpdir(), `contract-gate-pack-${runnerKey()}`);
-  const done = join(dir, 'tarball');
+/**
+ * Makes something once per test run, whichever worker asks first: the others wait for the first one's answer (the
+ * text it leaves in `<dir>/done`). `make` gets the folder to work in and returns that answer.
+ */
+async function oncePerRun(name: string, make: (dir: string) => Promise<string> | string): Promise<string> {
+  const dir = join(tmpdir(), `contract-gate-${name}-${runnerKey()}`);
+  const done = join(dir, 'done');
   const failed = join(dir, 'failed');
   try {
     mkdirSync(dir);
   } catch {
-    // Another worker packs: wait for its tarball (a bound on a hang, not a time the test depends on).
-    for (let waited = 0; waited < 240; waited++) {
-      if (existsSync(done)) return join(dir, readFileSync(done, 'utf8'));
-      if (existsSync(failed)) throw new Error(`npm pack failed in another worker: ${readFileSync(failed, 'utf8')}`);
+    // Another worker makes it: wait for its answer (a bound on a hang, not a time the test depends on).
+    for (let waited = 0; waited < 480; waited++) {
+      if (existsSync(done)) return readFileSync(done, 'utf8');
+      if (existsSync(failed)) throw new Error(`${name} failed in another worker: ${readFileSync(failed, 'utf8')}`);
       await sleep(500);
     }
-    throw new Error(`no tarball appeared in ${dir}`);
+    throw new Error(`${name}: nothing appeared in ${dir}`);
   }
   try {
-    // dist/ is built already (the tests need it); packing without scripts keeps it from being rebuilt under other tests.
-    const name = execFileSync(NPM, ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], { cwd: REPO, encoding: 'utf8' }).trim().split('\n').at(-1) as string;
-    writeFileSync(done, name);
-    return join(dir, name);
+    const answer = await make(dir);
+    writeFileSync(done, answer);
+    return answer;
   } catch (error) {
     writeFileSync(failed, String(error));
     throw error;
@@ -49,8 +52,44 @@ let packed: Promise<string> | undefined;
 
 /** The path of this run's tarball of the package. */
 export function packedTarball(): Promise<string> {
-  packed ??= packOnce();
+  packed ??= oncePerRun('pack', (dir) => {
+    // dist/ is built already (the tests need it); packing without scripts keeps it from being rebuilt under other tests.
+    const name = execFileSync(NPM, ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], { cwd: REPO, encoding: 'utf8' }).trim().split('\n').at(-1) as string;
+    return join(dir, name);
+  });
   return packed;
+}
+
+let installed: Promise<string> | undefined;
+
+/**
+ * What a new user has after `npm i <tarball>` (production dependencies only) in an empty project: the folder, made
+ * once per test run. The tests that need an installed package share it (a second install of the same tree would
+ * cost some ten seconds of CPU): the newcomer path runs its commands in it, and the user-checks example links to its
+ * node_modules (`linkInstalledPackage`).
+ */
+export function installedPackage(): Promise<string> {
+  installed ??= oncePerRun('installed', async (dir) => {
+    const tarball = await packedTarball();
+    const project = join(dir, 'empty-project');
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'empty-project', private: true }));
+    npmInstall(project, ['--omit=dev', tarball]);
+    return project;
+  });
+  return installed;
+}
+
+/**
+ * Gives `dir` the installed package's node_modules (a link), after checking that it holds every dependency the
+ * folder's package.json names: a dependency the package does not bring would need an install of its own.
+ */
+export async function linkInstalledPackage(dir: string): Promise<void> {
+  const modules = join(await installedPackage(), 'node_modules');
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+  const missing = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).filter((name) => !existsSync(join(modules, name, 'package.json')));
+  if (missing.length > 0) throw new Error(`${dir}/package.json names ${missing.join(', ')}, which the installed package does not bring: install them in that test`);
+  symlinkSync(modules, join(dir, 'node_modules'), 'dir');
 }
 
 /** `npm install` from the npm cache that `npm ci` filled, without install scripts. */
