@@ -29,6 +29,8 @@ export default defineConfig({
   timeout: 60_000,
   reporter: process.env['CI'] ? [['line'], ['json', { outputFile: 'test-results/unit-results.json' }]] : [['list']],
   outputDir: 'test-results/unit-artifacts',
+  // One temporary folder for the run's tests (test/unit/helpers/scratchDir.ts), removed when the run ends.
+  globalSetup: './test/scratchRoot.ts',
   // The self-test's long tests are scheduled first (selftest/ sorts before unit/), so that the unit tests fill the
   // other workers around them.
   projects: [

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runConfigWith } from '../unit/helpers/runConfigs.js';
+import { scratchRoot } from '../unit/helpers/scratchDir.js';
 import type { RunConfig } from '../../src/config/runConfig.js';
 import { RUN_CONFIG_ENV, writeRunConfig } from '../../src/config/runConfigFile.js';
 
@@ -22,10 +22,11 @@ const scratchDirs: string[] = [];
 
 /**
  * A fresh folder outside test-results: a parallel `playwright test` in the same checkout empties test-results when
- * it starts, which would delete a report between its writing and its reading.
+ * it starts, which would delete a report between its writing and its reading. It is in the run's temporary folder
+ * (test/unit/helpers/scratchDir.ts), so a failing test's files stay until the run ends.
  */
 export function scratchDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-reporter-test-'));
+  const dir = mkdtempSync(join(scratchRoot(), 'contract-gate-reporter-test-'));
   scratchDirs.push(dir);
   return dir;
 }

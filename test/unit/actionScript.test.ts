@@ -1,9 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from './helpers/cliRunner.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 // The shell steps of action.yml, run here as the runner would run them: inputs as INPUT_* variables, the token as
 // CONTRACT_GATE_TOKEN, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY pointing at files.
@@ -50,7 +50,7 @@ function configIn(dir: string, config: Record<string, unknown>): string {
 }
 
 test('a passing gate: outputs verdict pass, 0 failed, 0 flaky and the report folder the configuration names; the summary once', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-action-'));
+  const dir = scratchDir('contract-gate-action');
   const config = configIn(dir, { contract: [SLICE], runs: 3, reportDir: 'gate-report' });
   const run = await runAction({ INPUT_CONFIG: config, INPUT_ARGS: '--grep "@method:session\\.create" --seed 5', CONTRACT_GATE_TOKEN: TOKEN }, dir);
   expect(run.code, run.log).toBe(0);
@@ -62,7 +62,7 @@ test('a passing gate: outputs verdict pass, 0 failed, 0 flaky and the report fol
 });
 
 test('a failing gate: exit 1, verdict fail, the failed cells counted; the project and contract inputs are passed on', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-action-'));
+  const dir = scratchDir('contract-gate-action');
   const config = configIn(dir, { runs: 3, reportDir: 'ignored', projects: { faulty: { fault: ['params.unknown-keys-accepted'], reportDir: 'faulty-report' } } });
   const run = await runAction({ INPUT_CONFIG: config, INPUT_PROJECT: 'faulty', INPUT_CONTRACT: `${SLICE}\n`, INPUT_ARGS: "--grep '@method:session\\.set_hidden'" }, dir);
   expect(run.code, run.log).toBe(1);
@@ -75,7 +75,7 @@ test('a failing gate: exit 1, verdict fail, the failed cells counted; the projec
 });
 
 test('a usage error: no matrix, verdict error, the exit code of the gate', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-action-'));
+  const dir = scratchDir('contract-gate-action');
   const run = await runAction({ INPUT_CONFIG: configIn(dir, { runz: 3 }) }, dir);
   expect(run.code).toBe(2);
   expect(run.log).toContain('unknown key runz (did you mean runs?)');

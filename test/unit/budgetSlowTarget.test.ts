@@ -1,11 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { RpcClient } from '../../src/client/rpcClient.js';
 import type { Matrix } from '../../src/report/matrixTypes.js';
 import { FOREIGN_DIR, startChildServer } from '../foreignServers/childServer.js';
 import { runCli } from './helpers/cliRunner.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 // A jayson server that works like a single-threaded node (test/foreignServers/queuedNodeServer.mjs): one queue for
 // every request, 20-80 ms per fast method, 1.2 s for node.proof, which outlasts the 500 ms request timeout. Every
@@ -19,7 +19,7 @@ const FAST = ['node.balance', 'node.block', 'node.echo', 'node.version'];
 test('--budget 20s on a slow single-threaded target: ends within the budget, cuts generated runs (said per method), only the slow method fails, the target answers right after', async () => {
   test.setTimeout(180_000);
   const server = await startChildServer('queuedNodeServer.mjs', []);
-  const reportDir = mkdtempSync(join(tmpdir(), 'contract-gate-budget-'));
+  const reportDir = scratchDir('contract-gate-budget');
   try {
     const args = ['run', '--target', server.url, '--contract', CONTRACT, '--seed', '1', '--workers', '2', '--request-timeout', String(REQUEST_TIMEOUT_MS)];
     const started = Date.now();

@@ -1,12 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseRunOptions, runConfigFor } from '../../cli/commands/run.js';
 import { runInProcess } from '../../fixtures/inProcessRun.js';
 import { allChecks } from '../../profiles/index.js';
 import { checksDocs } from '../../scripts/checksDocs.js';
 import { parseMatrixJson } from '../../src/report/renderJson.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const readDocs = (): string => readFileSync(join(REPO, 'docs', 'checks.md'), 'utf8');
@@ -27,7 +27,7 @@ test('every check id a run of the embedded gateway reports is documented in docs
   // One real run that declares a cell of every check: the full document (server requests), a gated embedded
   // gateway (the auth row) and a client contract; one subject of each per-method, per-event and per-request family.
   test.setTimeout(300_000);
-  const reportDir = mkdtempSync(join(tmpdir(), 'cg-checks-docs-'));
+  const reportDir = scratchDir('cg-checks-docs');
   try {
     const subjects = '^(\\((connection|session events|auth|stateful)\\)|topology|replay|lifecycle|hooks|session\\.create|message\\.delta|approval) ›';
     const args = ['--seed', '1', '--runs', '1', '--stateful-runs', '1', '--stateful-steps', '3', '--embedded-auth', 'gated', '--report-dir', reportDir, '--grep', subjects];

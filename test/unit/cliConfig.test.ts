@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO, runCli } from './helpers/cliRunner.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 const SLICE = join(REPO, 'profiles/hermes/contracts/session-lifecycle.openrpc.json');
 const SECRET = 'cg-config-secret-91be07';
@@ -10,7 +10,7 @@ const SECRET = 'cg-config-secret-91be07';
 test.describe.configure({ mode: 'parallel', timeout: 180_000 });
 
 function configFolder(config: Record<string, unknown>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-cli-config-'));
+  const dir = scratchDir('contract-gate-cli-config');
   writeFileSync(join(dir, 'contract-gate.config.json'), JSON.stringify(config));
   return dir;
 }

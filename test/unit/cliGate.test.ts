@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO, runCli, serveCli } from './helpers/cliRunner.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 const PRE = join(REPO, 'profiles/hermes/contracts/session-lifecycle.pre-cwd-explicit.openrpc.json');
 /** The contract these runs hold their targets to: the session-lifecycle slice (the default is the full document). */
@@ -12,7 +12,7 @@ const TOKEN = 'cg-secret-7f3e9b21d4';
 test.describe.configure({ mode: 'parallel', timeout: 180_000 });
 
 function tmp(): string {
-  return mkdtempSync(join(tmpdir(), 'contract-gate-cli-'));
+  return scratchDir('contract-gate-cli');
 }
 
 function filesUnder(dir: string): string[] {

@@ -1,19 +1,19 @@
 import { expect, test } from '@playwright/test';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findOpenRpcDocuments } from '../../cli/lib/findOpenRpcDocuments.js';
 import { loadConfigFile } from '../../src/config/configFile.js';
 import { CLI, REPO, type CliResult } from './helpers/cliRunner.js';
 import { loadConfigInChild } from './helpers/configInChild.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 const WORKFLOW = join('.github', 'workflows', 'contract-gate.yml');
 const DOCUMENT = JSON.stringify({ openrpc: '1.2.6', info: { title: 'Calc', version: '1' }, methods: [] });
 
 /** A repository with contract-gate installed the way npm would (node_modules/contract-gate is this package). */
 function repository(files: Record<string, string> = {}): string {
-  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-init-'));
+  const dir = scratchDir('contract-gate-init');
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(REPO, join(dir, 'node_modules', 'contract-gate'), 'dir');
   for (const [path, text] of Object.entries(files)) {

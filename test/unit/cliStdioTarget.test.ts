@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO, runCli } from './helpers/cliRunner.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 // `--target stdio:'<command>'`: the harness spawns the gateway and speaks newline-delimited JSON-RPC on its
 // stdin/stdout, one process per connection, as the Hermes TUI spawns tui_gateway.entry.
@@ -18,7 +18,7 @@ function cells(reportDir: string): Record<string, string> {
 }
 
 test('a stdio gateway passes the method and connection checks; multi-connection scenarios are n/a with the reason', async () => {
-  const reportDir = mkdtempSync(join(tmpdir(), 'contract-gate-stdio-'));
+  const reportDir = scratchDir('contract-gate-stdio');
   const run = await runCli(['run', '--target', serveStdio(), '--contract', SLICE, '--grep', GREP, '--seed', '4', '--runs', '10', '--report-dir', reportDir]);
   expect(run.code, run.stdout + run.stderr).toBe(0);
   const got = cells(reportDir);
@@ -29,7 +29,7 @@ test('a stdio gateway passes the method and connection checks; multi-connection 
 });
 
 test('a faulty stdio gateway fails the check its fault breaks', async () => {
-  const reportDir = mkdtempSync(join(tmpdir(), 'contract-gate-stdio-'));
+  const reportDir = scratchDir('contract-gate-stdio');
   const run = await runCli(['run', '--target', serveStdio('--fault', 'envelope.jsonrpc-missing'), '--contract', SLICE, '--grep', '@method:session\\.status(?=\\s|$)', '--seed', '4', '--runs', '10', '--report-dir', reportDir]);
   expect(run.code, run.stdout + run.stderr).toBe(1);
   const failing = Object.entries(cells(reportDir)).filter(([, status]) => status === 'fail').map(([cell]) => cell);

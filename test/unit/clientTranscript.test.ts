@@ -1,13 +1,13 @@
 import { expect, test } from '@playwright/test';
 import * as fc from 'fast-check';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { clipText, MAX_KEPT_TEXT } from '../../src/client/clipText.js';
 import { Redactor } from '../../src/client/redact.js';
 import { Transcript, type TranscriptDirection } from '../../src/client/transcript.js';
 import { fileTranscriptSink, type TranscriptSink } from '../../src/client/transcriptSink.js';
 import { protocolRig } from './helpers/protocolFakes.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 function memorySink(): TranscriptSink & { text: string; closed: boolean } {
   return {
@@ -63,7 +63,7 @@ test('the truncation line is written once, where render() puts it, and nothing a
 });
 
 test('the file sink appends as entries arrive', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'client-transcript-'));
+  const dir = scratchDir('client-transcript');
   try {
     const path = join(dir, 't.txt');
     const transcript = new Transcript(new Redactor([]), 20_000, 64 * 1024 * 1024, { sink: fileTranscriptSink(path), now: () => 0 });
@@ -79,7 +79,7 @@ test('the file sink appends as entries arrive', () => {
 });
 
 test('a buffered file sink writes once its buffer is full, and the rest on close', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'client-transcript-'));
+  const dir = scratchDir('client-transcript');
   try {
     const path = join(dir, 't.txt');
     const transcript = new Transcript(new Redactor([]), 20_000, 64 * 1024 * 1024, { sink: fileTranscriptSink(path, { bufferChars: 40 }), now: () => 0 });

@@ -1,17 +1,17 @@
 import { expect, test } from '@playwright/test';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { didYouMean } from '../../src/config/configCheck.js';
 import { findConfigFile } from '../../src/config/configFile.js';
 import { loadRunSettings } from '../../src/config/loadRunSettings.js';
 import { OPTIONS } from '../../src/config/optionTable.js';
 import { loadConfigInChild } from './helpers/configInChild.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 const SECRET = 'cg-literal-secret-4d1f9a';
 
 function folder(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-config-'));
+  const dir = scratchDir('contract-gate-config');
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(join(dir, path, '..'), { recursive: true });
     writeFileSync(join(dir, path), text);

@@ -1,7 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocketServer } from 'ws';
 import { parseRunOptions, runConfigFor } from '../../cli/commands/run.js';
@@ -11,6 +10,7 @@ import { allChecks } from '../../profiles/index.js';
 import { isEvidenced } from '../../src/checks/evidence.js';
 import type { Matrix, MatrixCell } from '../../src/report/matrixTypes.js';
 import { FAULT_CASES } from '../selftest/faultExpectations.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 /*
  * No verdict without evidence, over the whole catalogue. Every check id is listed in AUDIT with a run whose target
@@ -128,7 +128,7 @@ const AUDIT: Record<string, Expectation> = {
 const runs = new Map<RunName, Promise<Matrix>>();
 
 async function runOn(name: RunName): Promise<Matrix> {
-  const dir = mkdtempSync(join(tmpdir(), `contract-gate-audit-${name}-`));
+  const dir = scratchDir(`contract-gate-audit-${name}`);
   const answer = SCRIPTED[name];
   const server = answer ? await startScripted(answer) : undefined;
   try {

@@ -1,12 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocketServer } from 'ws';
 import { parseRunOptions, runConfigFor } from '../../cli/commands/run.js';
 import { runInProcess } from '../../fixtures/inProcessRun.js';
 import type { MatrixCell } from '../../src/report/matrixTypes.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 // A server that is not the reference gateway and asks its client something (an approval) in the middle of a call:
 // the run must answer the request and judge it against the contract's x-server-requests, never drop it silently.
@@ -82,7 +82,7 @@ async function startAskingServer(mode: Mode): Promise<{ url: string; asked: () =
 
 async function judged(mode: Mode): Promise<{ cell: MatrixCell | undefined; asked: number; answered: number }> {
   const server = await startAskingServer(mode);
-  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-asking-'));
+  const dir = scratchDir('contract-gate-asking');
   try {
     const contract = join(dir, 'asking.openrpc.json');
     writeFileSync(contract, JSON.stringify(CONTRACT));

@@ -1,13 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocketServer } from 'ws';
 import { noAuth } from '../../src/client/connectionAuth.js';
 import { drain, drainWanted, exclusively, noteTimeout, shareFlowOverLanes, whileJudged } from '../../fixtures/flow.js';
 import type { RunPlan } from '../../src/run/runPlan.js';
 import type { Target } from '../../src/run/target.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 // The flow rules as the run engine's lanes see them, all in one process: a timeout in one lane makes every lane
 // drain before its next request, and while one lane judges a timeout the others hold their requests. (Across
@@ -18,7 +18,7 @@ function planIn(workDir: string): RunPlan {
 }
 
 test('in the run engine: a timeout asks every lane to drain, per run, until a probe is answered; a judged timeout holds the other lanes', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-flow-'));
+  const dir = scratchDir('contract-gate-flow');
   const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
   server.on('connection', (socket) => socket.on('message', (data) => socket.send(JSON.stringify({ jsonrpc: '2.0', id: (JSON.parse(String(data)) as { id: unknown }).id, result: 'pong' }))));
   await new Promise((resolve) => server.once('listening', resolve));

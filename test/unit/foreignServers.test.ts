@@ -1,13 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Matrix } from '../../src/report/matrixTypes.js';
 import { FOREIGN_DIR, startChildServer } from '../foreignServers/childServer.js';
 import { startJaysonServer, type ForeignServer } from '../foreignServers/jaysonServer.js';
 import { startRpcWebsocketsServer } from '../foreignServers/rpcWebsocketsServer.js';
 import { runCli } from './helpers/cliRunner.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 // contract-gate pointed at JSON-RPC-over-WebSocket servers built on third-party npm libraries: jayson's WebSocket
 // server and rpc-websockets' Server serve the same small application against a hand-written OpenRPC document
@@ -53,7 +53,7 @@ for (const { name, start, failing } of CASES) {
   test(`${name}: only its genuine defects fail, and it is judged by the generic profile alone (no scenario of another family)`, async () => {
     test.setTimeout(150_000);
     const server = await start();
-    const reportDir = mkdtempSync(join(tmpdir(), 'contract-gate-foreign-'));
+    const reportDir = scratchDir('contract-gate-foreign');
     try {
       const run = await runCli(['run', '--target', server.url, '--contract', CONTRACT, '--seed', '1', '--runs', '20', '--workers', '1', '--report-dir', reportDir], {}, 140_000);
       const matrix = JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')) as Matrix;
@@ -77,7 +77,7 @@ test('@open-rpc/server-js serving the petstore example: its genuine defects fail
   // The real document the server is generated from, as @open-rpc/examples ships it.
   const petstore = createRequire(import.meta.url).resolve('@open-rpc/examples/build/service-descriptions/petstore-openrpc.json');
   const server = await startChildServer('openRpcServerJs.mjs', []);
-  const reportDir = mkdtempSync(join(tmpdir(), 'contract-gate-foreign-'));
+  const reportDir = scratchDir('contract-gate-foreign');
   try {
     const run = await runCli(['run', '--target', server.url, '--contract', petstore, '--seed', '1', '--runs', '20', '--workers', '1', '--report-dir', reportDir], {}, 140_000);
     const matrix = JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')) as Matrix;

@@ -1,15 +1,15 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ContractLoadError, loadContractSet } from '../../gateway/core/contract/contractSet.js';
 import { firstExtraKey } from '../../gateway/core/contract/firstExtraKey.js';
 import { HERMES_CONTRACT, PRE_CWD_EXPLICIT_CONTRACT, coreHarness } from './helpers/gatewayHarness.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 const SUFFIX = ' \u2014 the client and the Hermes backend are out of sync (different versions); run `hermes update` and restart both';
 
 function writeDoc(document: unknown): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'gateway-doc-')), 'doc.json');
+  const path = join(scratchDir('gateway-doc'), 'doc.json');
   writeFileSync(path, JSON.stringify(document));
   return path;
 }

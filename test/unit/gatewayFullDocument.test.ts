@@ -1,9 +1,9 @@
 import { expect, test } from '@playwright/test';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { MemoryClient } from '../../gateway/index.js';
 import { coreHarness, createReady, FULL_CONTRACT, FULL_PRE_CWD_EXPLICIT_CONTRACT, HOOKS_EXTENSION, rpcError, sleep, turn } from './helpers/gatewayHarness.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 type Frame = Record<string, unknown>;
 
@@ -196,7 +196,7 @@ test('SHARED_SESSION_WIRE input observations and submissions reach the wire wher
     required: ['input_id', 'disposition'],
   };
   document.methods.find((method: Frame) => method['name'] === 'prompt.submit').params.push({ name: 'submission_ref', required: false, schema: { type: 'string' } });
-  const path = join(mkdtempSync(join(tmpdir(), 'gateway-shared-wire-')), 'shared.openrpc.json');
+  const path = join(scratchDir('gateway-shared-wire'), 'shared.openrpc.json');
   writeFileSync(path, JSON.stringify(document));
   const harness = coreHarness({ contractPaths: [path] });
   try {

@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { generateSync } from 'json-schema-faker';
 import { coreHarness } from './helpers/gatewayHarness.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 const METAMASK = join(process.cwd(), 'node_modules', '@metamask', 'api-specs', 'dist', 'build', 'openrpc.json');
 const EXAMPLES_DIR = join(process.cwd(), 'node_modules', '@open-rpc', 'examples', 'build', 'service-descriptions');
@@ -101,7 +101,7 @@ test('generic documents: by-name ignores unknown top-level keys, nested closed m
     ],
     components: { schemas: { Pet: { type: 'object', additionalProperties: false, properties: { name: { type: 'string' } }, required: ['name'] } } },
   };
-  const path = join(mkdtempSync(join(tmpdir(), 'gateway-generic-')), 'doc.json');
+  const path = join(scratchDir('gateway-generic'), 'doc.json');
   writeFileSync(path, JSON.stringify(doc));
   const harness = coreHarness({ contractPaths: [path] });
   const client = harness.client();

@@ -1,11 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { type ContractViolation, startStdioGateway } from '../../gateway/index.js';
 import { CLI, REPO, runCli } from './helpers/cliRunner.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 type Frame = Record<string, unknown>;
 
@@ -27,7 +26,7 @@ async function stdioPeer(options: { serverRequestTimeoutMs?: number } = {}) {
     }
   });
   const violations: ContractViolation[] = [];
-  const dataDir = mkdtempSync(join(tmpdir(), 'gateway-stdio-'));
+  const dataDir = scratchDir('gateway-stdio');
   const gateway = await startStdioGateway({ input, output, dataDir, buildDelayMs: 5, strict: (violation) => violations.push(violation), ...options });
   const waitFor = async (predicate: (frame: Frame) => boolean, timeoutMs = 5_000): Promise<Frame> => {
     const deadline = Date.now() + timeoutMs;

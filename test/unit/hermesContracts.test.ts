@@ -2,13 +2,13 @@ import { expect, test } from '@playwright/test';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { resolvePointer as corePointer } from '../../core/jsonPointer.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const contractsDir = join(repoRoot, 'profiles', 'hermes', 'contracts');
@@ -206,7 +206,7 @@ test('the generator --check finds the committed documents current', async () => 
 });
 
 test('the generator --check exits 1 and names a stale document', async () => {
-  const root = mkdtempSync(join(tmpdir(), 'contract-gate-contracts-'));
+  const root = scratchDir('contract-gate-contracts');
   try {
     cpSync(contractsDir, join(root, 'profiles', 'hermes', 'contracts'), { recursive: true });
     const stale = join(root, HOOKS);

@@ -1,9 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO, requireSharedSources, type SharedSources } from './helpers/sharedSources.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 /**
  * The full Hermes gateway documents (profiles/hermes/contracts/gateway*.openrpc.json) that
@@ -113,7 +113,7 @@ function generate(shared: SharedSources, args: string[], env: Record<string, str
 }
 
 function scratch(): string {
-  return mkdtempSync(join(tmpdir(), 'contract-gate-hermes-full-'));
+  return scratchDir('contract-gate-hermes-full');
 }
 
 test.describe('the committed documents are what the stored sources render', () => {

@@ -1,12 +1,12 @@
 import { expect, test } from '@playwright/test';
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { servePlugins } from '../../cli/commands/serve.js';
 import { type GatewayOptions, type GatewayPlugin, type MemoryClient, parsePluginArgument, parsePluginsConfig } from '../../gateway/index.js';
 import { type CoreHarness, coreHarness, createReady, HERMES_CONTRACT, rpcError, turn } from './helpers/gatewayHarness.js';
 import { WsTestClient } from './helpers/gatewayWsClient.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 const HOOKS_EXTENSION = join(process.cwd(), 'profiles', 'hermes', 'contracts', 'session-hooks.openrpc.json');
 type Hook = Record<string, unknown> & { hook: string; session_id: string };
@@ -120,7 +120,7 @@ test('plugin specs: NAME[:ARG] strings and config entries whose priority and mod
 });
 
 test('serve: --plugins-config entries come first, then --plugin; --hook-timeout wins over the file; bad files are usage errors', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'hooks-plugins-'));
+  const dir = scratchDir('hooks-plugins');
   try {
     const file = join(dir, 'plugins.json');
     writeFileSync(file, JSON.stringify({ plugins: ['record', { name: 'throw-in-cleanup', mode: 'audit' }], hookTimeoutMs: 250 }));

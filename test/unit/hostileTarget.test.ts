@@ -1,7 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { NO_BINDINGS } from '../../src/binding/index.js';
@@ -15,6 +13,7 @@ import type { Contract } from '../../src/contracts/contractModel.js';
 import { SchemaValidators } from '../../src/contracts/schemaValidators.js';
 import { startHostileServer, writeHostileContract, type HostileMode, type HostileServerOptions } from './helpers/hostileServer.js';
 import { HERMES_DIALECT } from '../../profiles/hermes/dialect.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 // Every mode runs one method with runs: RUNS and 300 ms request timeouts. Without the harness's guards a silent
 // target costs one timeout per case (about 6 s here, minutes with real timeouts); with them every mode must
@@ -39,7 +38,7 @@ let contract: Contract;
 let validators: SchemaValidators;
 
 test.beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'hostile-target-'));
+  dir = scratchDir('hostile-target');
   contract = loadContractSync(writeHostileContract(dir));
   validators = new SchemaValidators(contract);
 });

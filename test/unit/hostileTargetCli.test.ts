@@ -1,10 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseMatrixJson } from '../../src/report/renderJson.js';
 import { startHostileServer, writeHostileContract, type HostileMode } from './helpers/hostileServer.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 // `contract-gate run` end to end against a hostile target: the run must end with exit 1 and a matrix naming
 // the failing cells, within CLI_BOUND_MS (Playwright and tsx start-up included; without the silence guard
@@ -39,7 +39,7 @@ const cases: Array<{ mode: HostileMode; failing: Record<string, RegExp> }> = [
 for (const { mode, failing } of cases) {
   test(`contract-gate run against a ${mode} target exits 1 with the failing cells in matrix.json`, async () => {
     test.setTimeout(CLI_BOUND_MS + 15_000);
-    const dir = mkdtempSync(join(tmpdir(), `hostile-cli-${mode}-`));
+    const dir = scratchDir(`hostile-cli-${mode}`);
     const server = await startHostileServer(mode);
     try {
       const reportDir = join(dir, 'report');

@@ -1,8 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { expectEqual, expectIs } from './helpers/fastExpect.js';
 import * as fc from 'fast-check';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatPointer, type JsonPath, type JsonValue } from '../../core/index.js';
 import { judgeEvent, judgeResult } from '../../fixtures/library/contractJudgement.js';
@@ -13,6 +12,7 @@ import { loadContractSync } from '../../src/contracts/loadContract.js';
 import { SchemaValidators } from '../../src/contracts/schemaValidators.js';
 import { REPO } from './helpers/cliRunner.js';
 import { lawParams } from './helpers/fuzzLaws.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 const GATEWAY = loadContractSync(join(REPO, 'profiles/hermes/contracts/gateway.openrpc.json'));
 const contracts = [GATEWAY];
@@ -96,7 +96,7 @@ test('property: for a valid result with one member replaced, every difference of
 });
 
 test('settings: test.use over the project over the file, the project from CONTRACT_GATE_PROJECT; keys checked as in a file', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-library-'));
+  const dir = scratchDir('contract-gate-library');
   writeFileSync(join(dir, 'contract-gate.config.mjs'), "export default { seed: 1, runs: 7, requestTimeout: '2s', projects: { staging: { seed: 2, target: 'ws://127.0.0.1:1/api/ws' } } };\n");
   const top = await loadLibrarySettings({}, dir);
   expect([top.configFile, top.settings.seed, top.settings.runs, top.settings.requestTimeout, top.settings.target]).toEqual([join(dir, 'contract-gate.config.mjs'), 1, 7, 2000, undefined]);

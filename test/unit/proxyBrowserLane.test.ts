@@ -1,8 +1,7 @@
 import { chromium, expect, test, type Browser } from '@playwright/test';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_PATH, REMOTE_LANE_PAGE } from '../../profiles/hermes/cells/browserLane.js';
 import { startGateway, type RunningGateway } from '../../gateway/index.js';
@@ -15,6 +14,7 @@ import { runReplay } from '../../src/replay/replayRunner.js';
 import { startWatchedProxy, type WatchedProxy } from './helpers/proxyHarness.js';
 import { HERMES_CODES } from './helpers/profiles.js';
 import { HERMES_DIALECT } from '../../profiles/hermes/dialect.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 // The browser lane through the proxy: Chromium plays the newer desktop (session.create with cwd + cwd_explicit)
 // against a reference gateway started as the older backend (the pre-cwd_explicit document). The proxy must report
@@ -87,7 +87,7 @@ test.afterAll(async () => {
 test('the newer desktop page through the proxy: cwd_explicit reported as skew, the page sees what it sees without the proxy', async () => {
   const direct = await viewThrough(browser, page.pageUrl, gateway.url);
   const proxied = await viewThrough(browser, page.pageUrl, proxy.url);
-  const reportDir = mkdtempSync(join(tmpdir(), 'proxy-lane-'));
+  const reportDir = scratchDir('proxy-lane');
   const report = await proxy.stop(reportDir);
 
   // The page: the out-of-sync banner naming cwd_explicit, identical with and without the proxy, frame for frame.

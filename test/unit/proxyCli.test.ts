@@ -1,12 +1,12 @@
 import { expect, test } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startGateway } from '../../gateway/index.js';
 import { SESSION_LIFECYCLE_CONTRACT, SESSION_LIFECYCLE_PRE_CWD_EXPLICIT } from '../../profiles/hermes/paths.js';
 import { CLI, REPO, runCli } from './helpers/cliRunner.js';
 import { WsTestClient } from './helpers/gatewayWsClient.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 // `contract-gate proxy` as a CI job runs it: it prints where to point the client, one line per finding, writes the
 // report folder when it is stopped (SIGINT) or when the upstream goes away, and exits 1 with --fail-on finding.
@@ -44,7 +44,7 @@ test('--help says what is judged, where the report goes and what the exit codes 
 
 test('SIGINT writes the report; --fail-on finding exits 1 with the skew summary printed', async () => {
   const gateway = await startGateway({ contractPaths: [SESSION_LIFECYCLE_PRE_CWD_EXPLICIT], token: 'cli-proxy-token-42' });
-  const reportDir = mkdtempSync(join(tmpdir(), 'proxy-cli-'));
+  const reportDir = scratchDir('proxy-cli');
   try {
     const proxy = await startProxyCli(['--upstream', gateway.url, '--contract', SESSION_LIFECYCLE_PRE_CWD_EXPLICIT, '--client-contract', SESSION_LIFECYCLE_CONTRACT, '--report-dir', reportDir, '--fail-on', 'finding']);
     const client = await WsTestClient.open(`${proxy.url}?token=cli-proxy-token-42`);
@@ -74,7 +74,7 @@ test('SIGINT writes the report; --fail-on finding exits 1 with the skew summary 
 
 test('the upstream going away stops the proxy, which writes its report and exits 0 without --fail-on', async () => {
   const gateway = await startGateway({ contractPaths: [SESSION_LIFECYCLE_CONTRACT] });
-  const reportDir = mkdtempSync(join(tmpdir(), 'proxy-cli-'));
+  const reportDir = scratchDir('proxy-cli');
   const proxy = await startProxyCli(['--upstream', gateway.url, '--contract', SESSION_LIFECYCLE_CONTRACT, '--report-dir', reportDir]);
   const client = await WsTestClient.open(proxy.url);
   await client.call('session.create', {});

@@ -1,6 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startGateway, type RunningGateway } from '../../gateway/index.js';
 import { loadBindingRules } from '../../src/binding/bindingRules.js';
@@ -14,6 +13,7 @@ import { WsTestClient } from './helpers/gatewayWsClient.js';
 import { startWatchedProxy, type WatchedProxy } from './helpers/proxyHarness.js';
 import { HERMES_CODES, HERMES_PROFILE } from './helpers/profiles.js';
 import { HERMES_DIALECT } from '../../profiles/hermes/dialect.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 // A deliberately faulty reference gateway behind the proxy, driven by a plain client: a result that breaks its
 // schema (result.undeclared-key: session.title results carry `debug`) and a repeated seq (event.seq-repeats: a live
@@ -51,7 +51,7 @@ async function watchRun(faults: string[]): Promise<{ report: ProxyReport; proxy:
   const client = await driveClient(proxy.url);
   client.close();
   await client.waitClosed();
-  const reportDir = mkdtempSync(join(tmpdir(), 'proxy-faulty-'));
+  const reportDir = scratchDir('proxy-faulty');
   const report = await proxy.stop(reportDir);
   return { report, proxy, gateway, client, reportDir };
 }

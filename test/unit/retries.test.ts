@@ -1,11 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CellVerdict } from '../../src/run/cellTypes.js';
 import { withRetries } from '../../src/run/cellRetries.js';
 import { parseMatrixJson } from '../../src/report/renderJson.js';
 import { runCli } from './helpers/cliRunner.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 // --retries against a flaky target: the gateway fault result.first-answer-wrong breaks the first session.usage
 // result of each gateway and answers every later one right. The cell's first attempt judges the setup stage's run
@@ -16,7 +16,7 @@ const RUN = ['run', '--seed', '1', '--runs', '3', '--workers', '1', '--fault', '
 const CONTRACT = ['--contract', 'profiles/hermes/contracts/session-lifecycle.openrpc.json'];
 
 async function gate(extra: string[]): Promise<{ code: number; stdout: string; dir: string; cell: ReturnType<typeof parseMatrixJson>['cells'][number] | undefined; junit: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-retries-'));
+  const dir = scratchDir('contract-gate-retries');
   const run = await runCli([...RUN, ...CONTRACT, '--report-dir', dir, ...extra], {}, 150_000);
   const matrixPath = join(dir, 'matrix.json');
   const matrix = parseMatrixJson(readFileSync(matrixPath, 'utf8'), matrixPath);

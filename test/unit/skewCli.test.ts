@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
+import { scratchDir } from './helpers/scratchDir.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'contract-gate.js');
@@ -44,7 +44,7 @@ test('exit 0 when nothing breaks (info findings do not fail)', async () => {
 });
 
 test('--matrix writes the grid to --output and exits 1 when a pair breaks', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'skew-cli-'));
+  const dir = scratchDir('skew-cli');
   try {
     const output = join(dir, 'matrix.md');
     const files = ['worked-example-v1.openrpc.json', 'worked-example-v2.openrpc.json'].map(fixture);

@@ -1,12 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { METHOD_CHECKS } from '../../src/conformance/methodRunTypes.js';
 import { SILENT_REQUESTS_LIMIT } from '../../src/conformance/silenceBreaker.js';
 import type { Matrix } from '../../src/report/matrixTypes.js';
 import { FOREIGN_DIR, startChildServer } from '../foreignServers/childServer.js';
 import { runCli } from './helpers/cliRunner.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 // A target that dies on one frame: the run names that frame, leaves every later cell not-run (never fail, never
 // n/a), ends promptly with exit 1, and its replay file kills a fresh instance of the same server.
@@ -17,7 +17,7 @@ const WALL_BOUND_MS = 60_000;
 test('a target that exits on a non-JSON frame: targetDown names the frame, later cells are not run, the replay kills a fresh instance', async () => {
   test.setTimeout(120_000);
   const server = await startChildServer('crashOnFrameServer.mjs', [FATAL_FRAME]);
-  const reportDir = mkdtempSync(join(tmpdir(), 'contract-gate-crash-'));
+  const reportDir = scratchDir('contract-gate-crash');
   try {
     const started = Date.now();
     const run = await runCli(['run', '--target', server.url, '--contract', CONTRACT, '--seed', '1', '--runs', '5', '--report-dir', reportDir], {}, WALL_BOUND_MS + 10_000);
@@ -68,7 +68,7 @@ test('a target that exits on a non-JSON frame: targetDown names the frame, later
 test('a target slow on one method only: that method fails on its own timeouts, no later method fails from the backlog, and no more than --max-in-flight requests were outstanding', async () => {
   test.setTimeout(120_000);
   const server = await startChildServer('slowMethodServer.mjs', ['1500']);
-  const reportDir = mkdtempSync(join(tmpdir(), 'contract-gate-slow-'));
+  const reportDir = scratchDir('contract-gate-slow');
   try {
     const args = ['run', '--target', server.url, '--contract', join(FOREIGN_DIR, 'slowMethod.openrpc.json'), '--seed', '1', '--runs', '5', '--request-timeout', '1000'];
     const run = await runCli([...args, '--workers', '1', '--max-in-flight', '2', '--report-dir', reportDir], {}, 110_000);
@@ -97,7 +97,7 @@ test('a target slow on one method only: that method fails on its own timeouts, n
 test('a target that does not drain within the drain limit is slow: later methods are not run, the summary says TARGET SLOW', async () => {
   test.setTimeout(120_000);
   const server = await startChildServer('slowMethodServer.mjs', ['20000']);
-  const reportDir = mkdtempSync(join(tmpdir(), 'contract-gate-slow-'));
+  const reportDir = scratchDir('contract-gate-slow');
   try {
     const args = ['run', '--target', server.url, '--contract', join(FOREIGN_DIR, 'slowMethod.openrpc.json'), '--seed', '1', '--runs', '5', '--request-timeout', '500', '--drain-limit', '1500'];
     const run = await runCli([...args, '--workers', '1', '--grep', '@method:(slow\\.hash|fast\\.sum)', '--report-dir', reportDir], {}, 110_000);

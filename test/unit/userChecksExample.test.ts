@@ -1,10 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from './helpers/cliRunner.js';
 import { linkInstalledPackage, npmExec, packedTarball } from './helpers/packedPackage.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 // examples/user-checks as a user has it: its files in an empty folder, contract-gate installed from the packed
 // tarball (with @playwright/test, its own devDependency, which contract-gate brings: the folder links to the install
@@ -38,7 +38,7 @@ async function playwright(dir: string, project: string | undefined): Promise<{ c
 
 test('examples/user-checks from the packed tarball: its types resolve, it passes against the embedded gateway and fails with schema diffs against a faulty one', async () => {
   const tarball = await packedTarball();
-  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-user-checks-'));
+  const dir = scratchDir('contract-gate-user-checks');
   for (const entry of ['playwright.config.ts', 'contract-gate.config.mjs', 'tsconfig.json', 'tests']) cpSync(join(EXAMPLE, entry), join(dir, entry), { recursive: true });
   const manifest = JSON.parse(readFileSync(join(EXAMPLE, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
   manifest.devDependencies['contract-gate'] = `file:${tarball}`;

@@ -1,13 +1,13 @@
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
-import { mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadContractSync, SchemaValidators } from '../../src/contracts/index.js';
 import type { Contract } from '../../src/contracts/index.js';
 import { pruneValidatorCache, validatorCacheDir, validatorCacheLimit } from '../../core/validatorCache.js';
 import { schemaCheckFor } from '../../fuzz/schemaCheck.js';
 import type { JsonSchema } from '../../core/index.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const DOCUMENTS = [join(ROOT, 'node_modules/@metamask/api-specs/dist/build/openrpc.json'), join(ROOT, 'profiles/hermes/contracts/session-lifecycle.openrpc.json')];
@@ -34,7 +34,7 @@ function withCache<T>(dir: string | 'off', work: () => T, maxMb?: number): T {
 
 /** Runs `work` with a new cache folder of its own, removed after. */
 function inScratchCache(work: (dir: string) => void): void {
-  const dir = mkdtempSync(join(tmpdir(), 'contract-gate-vcache-'));
+  const dir = scratchDir('contract-gate-vcache');
   try {
     work(dir);
   } finally {
@@ -110,7 +110,7 @@ test('the cache is what a later run uses, and an entry that does not load is com
 });
 
 test('an unwritable cache folder costs nothing but the cache: validators are compiled as without one', () => {
-  const file = join(mkdtempSync(join(tmpdir(), 'contract-gate-vcache-')), 'a-file');
+  const file = join(scratchDir('contract-gate-vcache'), 'a-file');
   writeFileSync(file, '');
   const validators = withCache(join(file, 'below-a-file'), () => new SchemaValidators(loadContractSync(DOCUMENTS[1] as string)));
   const schema = { type: 'integer', minimum: 3 };

@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from '@playwright/test';
 import { type ContractViolation, createGatewayCore, type GatewayCore, type GatewayOptions, MemoryClient, MemoryRpcError } from '../../../gateway/index.js';
+import { scratchDir } from './scratchDir.js';
 
 export const HERMES_CONTRACT = join(process.cwd(), 'profiles', 'hermes', 'contracts', 'session-lifecycle.openrpc.json');
 /** The full Hermes document: the gateway's default. */
@@ -28,7 +28,7 @@ export interface CoreHarness {
  * the gateway's default, has tests of its own (gatewayFullDocument and after).
  */
 export function coreHarness(options: Partial<GatewayOptions> = {}): CoreHarness {
-  const dataDir = mkdtempSync(join(tmpdir(), 'gateway-test-'));
+  const dataDir = scratchDir('gateway-test');
   const violations: ContractViolation[] = [];
   const logs: string[] = [];
   const core = createGatewayCore({

@@ -1,9 +1,9 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { REPO, type CliResult } from './cliRunner.js';
+import { scratchRoot } from './scratchDir.js';
 
 /**
  * The package as a user gets it: `npm pack` of the repository, installed into an empty folder. One tarball per test
@@ -24,7 +24,7 @@ function runnerKey(): string {
  * text it leaves in `<dir>/done`). `make` gets the folder to work in and returns that answer.
  */
 async function oncePerRun(name: string, make: (dir: string) => Promise<string> | string): Promise<string> {
-  const dir = join(tmpdir(), `contract-gate-${name}-${runnerKey()}`);
+  const dir = join(scratchRoot(), `contract-gate-${name}-${runnerKey()}`);
   const done = join(dir, 'done');
   const failed = join(dir, 'failed');
   try {
