@@ -179,7 +179,7 @@ test('the full document combines with its older twin and the hooks extension; th
 });
 
 test('SHARED_SESSION_WIRE input observations and submissions reach the wire where a document declares them', async () => {
-  const document = JSON.parse(readFileSync(FULL_CONTRACT, 'utf8')) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const document = JSON.parse(readFileSync(FULL_CONTRACT, 'utf8')) as Record<string, any>; // oxlint-disable-line typescript/no-explicit-any
   const inputs = { type: 'array', items: { type: 'object', additionalProperties: false, properties: { id: { type: 'string' }, ref: { type: 'string' } }, required: ['id'] } };
   const start = document['x-hermes-event-types'].find((entry: Frame) => entry['type'] === 'message.start');
   start.payload = {
