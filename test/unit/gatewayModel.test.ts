@@ -1,7 +1,8 @@
-import { expect, test } from '@playwright/test';
+import { test } from '@playwright/test';
 import fc from 'fast-check';
 import type { MemoryClient } from '../../gateway/index.js';
 import { type CoreHarness, coreHarness, FULL_CONTRACT, HERMES_CONTRACT, rpcError } from './helpers/gatewayHarness.js';
+import { expectContains, expectEqual, expectFields, expectIs } from './helpers/fastExpect.js';
 
 /**
  * Model-based property: random lifecycle sequences over several connections against a simple model of stored rows
@@ -62,7 +63,7 @@ class Create implements Cmd {
   check = () => true;
   async run(m: Model, r: Real) {
     const created = await r.clients[this.conn]!.call<{ session_id: string; stored_session_id: string; message_count: number }>('session.create', { close_on_disconnect: this.closeOnDisconnect });
-    expect(created.message_count).toBe(0);
+    expectIs(created.message_count, 0);
     m.handles.push({ runtimeId: created.session_id, key: created.stored_session_id, conn: this.conn, closeOnDisconnect: this.closeOnDisconnect, live: true });
   }
   toString = () => `Create(conn=${this.conn}, cod=${this.closeOnDisconnect})`;
@@ -74,11 +75,11 @@ class Prompt implements Cmd {
   async run(m: Model, r: Real) {
     const handle = pickFrom(liveHandles(m), this.pick);
     const ended = turnEnded(r, handle.runtimeId);
-    expect(await r.clients[0]!.call('prompt.submit', { session_id: handle.runtimeId, text: this.fail ? '/fail on purpose' : 'hello' })).toMatchObject({ status: 'streaming' });
+    expectFields(await r.clients[0]!.call('prompt.submit', { session_id: handle.runtimeId, text: this.fail ? '/fail on purpose' : 'hello' }), { status: 'streaming' });
     await ended;
     m.rows.set(handle.key, (m.rows.get(handle.key) ?? 0) + (this.fail ? 0 : 2));
     const history = await r.clients[0]!.call<{ count: number }>('session.history', { session_id: handle.runtimeId });
-    expect(history.count).toBe(m.rows.get(handle.key));
+    expectIs(history.count, m.rows.get(handle.key));
   }
   toString = () => `Prompt(${this.pick}, fail=${this.fail})`;
 }
@@ -88,9 +89,9 @@ class Close implements Cmd {
   check = (m: Readonly<Model>) => m.handles.length > 0;
   async run(m: Model, r: Real) {
     const handle = pickFrom(m.handles, this.pick);
-    expect(await r.clients[1]!.call('session.close', { session_id: handle.runtimeId })).toMatchObject({ closed: handle.live });
+    expectFields(await r.clients[1]!.call('session.close', { session_id: handle.runtimeId }), { closed: handle.live });
     handle.live = false;
-    if (m.rows.has(handle.key)) expect(await storedKeys(r)).toContain(handle.key);
+    if (m.rows.has(handle.key)) expectContains(await storedKeys(r), handle.key);
   }
   toString = () => `Close(${this.pick})`;
 }
@@ -101,10 +102,10 @@ class Delete implements Cmd {
   async run(m: Model, r: Real) {
     const key = pickFrom(m.handles, this.pick).key;
     const call = r.clients[2]!.call('session.delete', { session_id: key });
-    if (m.handles.some((h) => h.live && h.key === key)) expect((await rpcError(call)).code).toBe(4023);
-    else if (!m.rows.has(key)) expect((await rpcError(call)).code).toBe(4007);
+    if (m.handles.some((h) => h.live && h.key === key)) expectIs((await rpcError(call)).code, 4023);
+    else if (!m.rows.has(key)) expectIs((await rpcError(call)).code, 4007);
     else {
-      expect(await call).toMatchObject({ deleted: key });
+      expectFields(await call, { deleted: key });
       m.rows.delete(key);
     }
   }
@@ -119,16 +120,16 @@ class Resume implements Cmd {
     const live = m.handles.find((h) => h.live && h.key === key);
     const call = r.clients[this.conn]!.call<{ session_id: string; message_count: number }>('session.resume', { session_id: key });
     if (!m.rows.has(key) && !live) {
-      expect((await rpcError(call)).code).toBe(4007);
+      expectIs((await rpcError(call)).code, 4007);
       return;
     }
     const snapshot = await call;
-    expect(snapshot.message_count).toBe(m.rows.get(key) ?? 0);
+    expectIs(snapshot.message_count, m.rows.get(key) ?? 0);
     if (live) {
-      expect(snapshot.session_id).toBe(live.runtimeId);
+      expectIs(snapshot.session_id, live.runtimeId);
       live.conn = this.conn;
     } else {
-      expect(m.handles.some((h) => h.runtimeId === snapshot.session_id)).toBe(false);
+      expectIs(m.handles.some((h) => h.runtimeId === snapshot.session_id), false);
       m.handles.push({ runtimeId: snapshot.session_id, key, conn: this.conn, closeOnDisconnect: false, live: true });
     }
   }
@@ -141,7 +142,7 @@ class Undo implements Cmd {
   async run(m: Model, r: Real) {
     const handle = pickFrom(liveHandles(m), this.pick);
     const count = m.rows.get(handle.key) ?? 0;
-    expect(await r.clients[0]!.call('session.undo', { session_id: handle.runtimeId })).toMatchObject({ removed: count >= 2 ? 2 : 0 });
+    expectFields(await r.clients[0]!.call('session.undo', { session_id: handle.runtimeId }), { removed: count >= 2 ? 2 : 0 });
     if (m.rows.has(handle.key)) m.rows.set(handle.key, Math.max(0, count - 2));
   }
   toString = () => `Undo(${this.pick})`;
@@ -160,7 +161,7 @@ class Drop implements Cmd {
     const fresh = r.harness.client();
     r.clients[this.conn] = fresh;
     r.everyClient.push(fresh);
-    for (const handle of m.handles) expect(r.harness.core.live.get(handle.runtimeId) !== undefined).toBe(handle.live);
+    for (const handle of m.handles) expectIs(r.harness.core.live.get(handle.runtimeId) !== undefined, handle.live);
   }
   toString = () => `Drop(conn=${this.conn})`;
 }
@@ -180,22 +181,24 @@ const commandArbs = [
 
 async function finalChecks(m: Model, r: Real): Promise<void> {
   // No stored row lost: exactly the model's rows are stored.
-  expect((await storedKeys(r)).sort()).toEqual([...m.rows.keys()].sort());
+  expectEqual((await storedKeys(r)).sort(), [...m.rows.keys()].sort());
   for (const handle of m.handles) {
     const replay = await r.clients[0]!.call<{ events: Array<{ seq: number }>; latest_seq: number; truncated: boolean }>('session.events.since', { session_id: handle.runtimeId, last_seen: 0 });
-    expect(replay.truncated).toBe(false);
-    expect(replay.events.map((event) => event.seq)).toEqual(Array.from({ length: replay.latest_seq }, (_, i) => i + 1));
+    expectIs(replay.truncated, false);
+    expectEqual(replay.events.map((event) => event.seq), Array.from({ length: replay.latest_seq }, (_, i) => i + 1));
   }
-  for (const client of r.everyClient) {
+  const outOfOrder: string[] = [];
+  for (const [index, client] of r.everyClient.entries()) {
     const last = new Map<string, number>();
     for (const event of client.events()) {
       const session = String(event['session_id'] ?? '');
       if (!session) continue;
       const seq = Number(event['seq']);
-      expect(seq).toBeGreaterThan(last.get(session) ?? 0);
+      if (!(seq > (last.get(session) ?? 0))) outOfOrder.push(`client ${index}, ${session}: seq ${seq} after ${last.get(session) ?? 0}`);
       last.set(session, seq);
     }
   }
+  expectEqual(outOfOrder, [], 'every client sees each session\'s events in increasing seq order');
 }
 
 for (const [document, contract] of [['the session lifecycle document', HERMES_CONTRACT], ['the full document', FULL_CONTRACT]] as const) {

@@ -87,7 +87,8 @@ test('property: for a valid result with one member replaced, every difference of
       for (const difference of differences) {
         if (difference.pointer !== (formatPointer(path) || '(root)') || difference.expected.endsWith('characters)') || !difference.expected.startsWith('{')) continue;
         judged++;
-        expect(validators.check(JSON.parse(difference.expected), by).length, `${method.name} ${difference.pointer}: ${difference.expected} accepts ${difference.received}`).toBeGreaterThan(0);
+        const refusals = validators.check(JSON.parse(difference.expected), by).length;
+        if (refusals === 0) expect(refusals, `${method.name} ${difference.pointer}: ${difference.expected} accepts ${difference.received}`).toBeGreaterThan(0);
       }
     }),
     lawParams(300),

@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import { buildMatrix, classifyTest, failsGate, statusSeverity, type TestRecord, worseStatus } from '../../src/report/matrixModel.js';
 import { CELL_STATUSES, type CellStatus, type MatrixRun } from '../../src/report/matrixTypes.js';
+import { expectEqual, expectIs } from './helpers/fastExpect.js';
 
 const RUN: MatrixRun = { target: 'ws://127.0.0.1:0/api/ws', contracts: [{ title: 'Hermes', version: '2.3.0', path: 'contracts/hermes.json' }], seed: 7 };
 const AT = '2026-01-01T00:00:00.000Z';
@@ -112,9 +113,9 @@ test('property: several tests sharing a cell give the worst status among them', 
       for (const cell of matrix.cells) {
         const mine = records.filter((r) => r.tags[0] === `@method:${cell.method}` && r.tags[1] === `@check:${cell.check}`);
         const worst = mine.map((r) => classifyTest(r).status).reduce(worseStatus);
-        expect(cell.status).toBe(worst);
+        expectIs(cell.status, worst);
       }
-      expect(matrix.cells.length).toBe(new Set(records.map((r) => r.tags.join(' '))).size);
+      expectIs(matrix.cells.length, new Set(records.map((r) => r.tags.join(' '))).size);
     }),
   );
 });
@@ -123,10 +124,10 @@ test('property: the verdict is fail iff a fail or stale cell exists, and the sum
   fc.assert(
     fc.property(fc.array(recordArb, { maxLength: 30 }), (records) => {
       const matrix = buildMatrix(records, RUN, AT);
-      expect(matrix.verdict === 'fail').toBe(matrix.cells.some((cell) => failsGate(cell.status, false)));
+      expectIs(matrix.verdict === 'fail', matrix.cells.some((cell) => failsGate(cell.status, false)));
       const { pass, fail, knownFail, stale, na, notRun, flaky = 0 } = matrix.summary;
-      expect(pass + fail + knownFail + stale + na + notRun + flaky).toBe(matrix.cells.length);
-      expect(fail).toBe(matrix.cells.filter((cell) => cell.status === 'fail').length);
+      expectIs(pass + fail + knownFail + stale + na + notRun + flaky, matrix.cells.length);
+      expectIs(fail, matrix.cells.filter((cell) => cell.status === 'fail').length);
     }),
   );
 });
@@ -184,10 +185,10 @@ test('property: reached and unreached partition the covered subjects, sorted', (
       const records = rows.map(({ method, check, reached }) => record('pass', method, check, { annotations: [{ type: 'contract-gate.reached', description: reached.join(',') }] }));
       const { coverage } = buildMatrix(records, RUN, AT);
       const subjects = [...new Set(rows.filter((row) => row.check === 'params.valid-accepted').map((row) => row.method))].sort();
-      expect([...coverage.reached, ...coverage.unreached].sort()).toEqual(subjects);
-      expect(coverage.methods).toBe(subjects.length);
-      expect(coverage.reached).toEqual([...coverage.reached].sort());
-      expect(coverage.unreached).toEqual([...coverage.unreached].sort());
+      expectEqual([...coverage.reached, ...coverage.unreached].sort(), subjects);
+      expectIs(coverage.methods, subjects.length);
+      expectEqual(coverage.reached, [...coverage.reached].sort());
+      expectEqual(coverage.unreached, [...coverage.unreached].sort());
     }),
   );
 });

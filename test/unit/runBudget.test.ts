@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import { allocateRuns, BUDGET_RESERVE, grantRuns, type MethodCost, predictedMs, reserveMs } from '../../src/run/runBudget.js';
 import { methodRunsEtaMs } from '../../src/run/runEta.js';
+import { expectEqual, expectIs } from './helpers/fastExpect.js';
 
 const cost = fc.record({
   fixedMs: fc.integer({ min: 0, max: 20_000 }),
@@ -17,14 +18,14 @@ test('the allocation never cuts a fixed example, never gives more than asked, an
   fc.assert(
     fc.property(budget, methods, (budgetMs, list) => {
       const runs = allocateRuns(budgetMs, list);
-      expect(runs).toHaveLength(list.length);
+      expectIs(runs.length, list.length);
       const wrong = list.flatMap((method, index) => {
         const made = runs[index] as number;
         return Number.isInteger(made) && made >= method.examples && made <= Math.max(method.examples, method.asked) ? [] : [`method ${index}: ${made} runs for ${method.examples} examples, ${method.asked} asked`];
       });
-      expect(wrong).toEqual([]);
+      expectEqual(wrong, []);
       const fixed = list.reduce((sum, method) => sum + method.fixedMs, 0);
-      expect(predictedMs(list, runs)).toBeLessThanOrEqual(Math.max(budgetMs, fixed) + 1e-6);
+      if (!(predictedMs(list, runs) <= Math.max(budgetMs, fixed) + 1e-6)) expect(predictedMs(list, runs)).toBeLessThanOrEqual(Math.max(budgetMs, fixed) + 1e-6);
     }),
   );
 });
@@ -39,7 +40,7 @@ test('the allocation is max-min fair in time: a method cut short never gets less
       const unfair = list.flatMap((method, index) =>
         (runs[index] as number) >= method.asked ? [] : time.filter((other) => other > (time[index] as number) + method.perRunMs + 1e-6).map((other) => `method ${index} cut at ${time[index]} ms, another got ${other} ms`),
       );
-      expect(unfair).toEqual([]);
+      expectEqual(unfair, []);
     }),
   );
 });
@@ -75,11 +76,11 @@ test('a grant never goes below the examples nor predicts past the budget on any 
       const nowMs = Math.floor(budgetMs * progress);
       const me = { ...self, fixedMs: 0 };
       const grant = grantRuns({ nowMs, startedAtMs: 0, budgetMs, reserveMs: reserveMs(budgetMs, 0), lanes, self: me, pending, inFlightMs: 0 });
-      expect(grant.runs).toBeGreaterThanOrEqual(me.examples);
-      expect(grant.runs).toBeLessThanOrEqual(Math.max(me.examples, me.asked));
+      if (!(grant.runs >= me.examples)) expect(grant.runs).toBeGreaterThanOrEqual(me.examples);
+      if (!(grant.runs <= Math.max(me.examples, me.asked))) expect(grant.runs).toBeLessThanOrEqual(Math.max(me.examples, me.asked));
       const wallLeft = Math.max(0, budgetMs * (1 - BUDGET_RESERVE) - nowMs);
-      expect(grant.timeLimitMs).toBeCloseTo(wallLeft, 6);
-      expect(extraOf(me, grant.runs) * me.perRunMs).toBeLessThanOrEqual(wallLeft + 1e-6);
+      if (!(Math.abs(grant.timeLimitMs - wallLeft) < 5e-7)) expect(grant.timeLimitMs).toBeCloseTo(wallLeft, 6);
+      if (!(extraOf(me, grant.runs) * me.perRunMs <= wallLeft + 1e-6)) expect(extraOf(me, grant.runs) * me.perRunMs).toBeLessThanOrEqual(wallLeft + 1e-6);
     }),
   );
 });

@@ -16,3 +16,24 @@ export function expectIs(actual: unknown, expected: unknown, message?: string): 
 export function expectEqual(actual: unknown, expected: unknown, message?: string): void {
   if (!isDeepStrictEqual(actual, expected)) expect(actual, message).toEqual(expected);
 }
+
+/** `expect(actual, message).toMatchObject(expected)`: each expected field strictly equal implies it; where not, `toMatchObject` decides. */
+export function expectFields(actual: unknown, expected: Readonly<Record<string, unknown>>, message?: string): void {
+  const record = typeof actual === 'object' && actual !== null ? (actual as Record<string, unknown>) : undefined;
+  if (record === undefined || Object.entries(expected).some(([key, value]) => !isDeepStrictEqual(record[key], value))) expect(actual, message).toMatchObject(expected);
+}
+
+/** `expect(list, message).toContain(item)`. */
+export function expectContains(list: readonly unknown[], item: unknown, message?: string): void {
+  if (!list.includes(item)) expect(list, message).toContain(item);
+}
+
+/** `expect.soft(actual, message).toBe(expected)`: the test goes on after a failure, which it records. */
+export function softIs(actual: unknown, expected: unknown, message?: string): void {
+  if (!Object.is(actual, expected)) expect.soft(actual, message).toBe(expected);
+}
+
+/** `expect.soft(actual, message).toEqual(expected)`. */
+export function softEqual(actual: unknown, expected: unknown, message?: string): void {
+  if (!isDeepStrictEqual(actual, expected)) expect.soft(actual, message).toEqual(expected);
+}

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect } from '@playwright/test';
+import { expectEqual } from './fastExpect.js';
 import { type ContractViolation, createGatewayCore, type GatewayCore, type GatewayOptions, MemoryClient, MemoryRpcError } from '../../../gateway/index.js';
 import { scratchDir } from './scratchDir.js';
 
@@ -48,7 +48,7 @@ export function coreHarness(options: Partial<GatewayOptions> = {}): CoreHarness 
     close: () => {
       core.close();
       rmSync(dataDir, { recursive: true, force: true });
-      expect(violations, 'the gateway produced results or events its contract does not allow').toEqual([]);
+      expectEqual(violations, [], 'the gateway produced results or events its contract does not allow');
     },
   };
 }
