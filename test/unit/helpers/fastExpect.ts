@@ -17,15 +17,18 @@ export function expectEqual(actual: unknown, expected: unknown, message?: string
   if (!isDeepStrictEqual(actual, expected)) expect(actual, message).toEqual(expected);
 }
 
-/** `expect(actual, message).toMatchObject(expected)`: each expected field strictly equal implies it; where not, `toMatchObject` decides. */
+/**
+ * `expect(actual, message).toMatchObject(expected)`: each expected field present and strictly equal implies it (a
+ * field expected `undefined` must still be there); where not, `toMatchObject` decides.
+ */
 export function expectFields(actual: unknown, expected: Readonly<Record<string, unknown>>, message?: string): void {
   const record = typeof actual === 'object' && actual !== null ? (actual as Record<string, unknown>) : undefined;
-  if (record === undefined || Object.entries(expected).some(([key, value]) => !isDeepStrictEqual(record[key], value))) expect(actual, message).toMatchObject(expected);
+  if (record === undefined || Object.entries(expected).some(([key, value]) => !(key in record) || !isDeepStrictEqual(record[key], value))) expect(actual, message).toMatchObject(expected);
 }
 
-/** `expect(list, message).toContain(item)`. */
+/** `expect(list, message).toContain(item)`, which finds the item by `indexOf` (strict equality: never NaN). */
 export function expectContains(list: readonly unknown[], item: unknown, message?: string): void {
-  if (!list.includes(item)) expect(list, message).toContain(item);
+  if (list.indexOf(item) === -1) expect(list, message).toContain(item);
 }
 
 /** `expect.soft(actual, message).toBe(expected)`: the test goes on after a failure, which it records. */
