@@ -29,7 +29,7 @@ test('expectIs and expectEqual fail exactly where toBe and toEqual fail', () => 
       const mismatch: string[] = [];
       if (throws(() => expectIs(actual, expected)) !== throws(() => expect(actual).toBe(expected))) mismatch.push('expectIs');
       if (throws(() => expectEqual(actual, expected)) !== throws(() => expect(actual).toEqual(expected))) mismatch.push('expectEqual');
-      expect(mismatch).toEqual([]);
+      expectEqual(mismatch, []);
     }),
     { numRuns: 300 },
   );
@@ -42,7 +42,7 @@ test('expectFields and expectContains fail exactly where toMatchObject and toCon
       const mismatch: string[] = [];
       if (throws(() => expectFields(actual, expected)) !== throws(() => expect(actual).toMatchObject(expected))) mismatch.push('expectFields');
       if (throws(() => expectContains(list, item)) !== throws(() => expect(list).toContain(item))) mismatch.push('expectContains');
-      expect(mismatch).toEqual([]);
+      expectEqual(mismatch, []);
     }),
     { numRuns: 300 },
   );

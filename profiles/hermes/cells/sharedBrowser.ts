@@ -32,10 +32,11 @@ export interface BrowserShare<B> {
  * unless a holder keeps it for the next ones. Each user works in browser contexts of its own.
  */
 export function browserShare<B extends Closable>(launch: () => Promise<B>): BrowserShare<B> {
-  let shared: { readonly browser: Promise<B>; users: number } | undefined;
+  type Entry = { readonly browser: Promise<B>; users: number };
+  let shared: Entry | undefined;
   let holds = 0;
 
-  async function closeIfUnused(entry: { readonly browser: Promise<B>; users: number }): Promise<void> {
+  async function closeIfUnused(entry: Entry): Promise<void> {
     if (entry.users > 0 || holds > 0) return;
     if (shared === entry) shared = undefined;
     await entry.browser.then((browser) => browser.close(), () => undefined);
@@ -44,7 +45,7 @@ export function browserShare<B extends Closable>(launch: () => Promise<B>): Brow
   return {
     acquire() {
       if (!shared) {
-        const entry = { browser: launch(), users: 0 };
+        const entry: Entry = { browser: launch(), users: 0 };
         shared = entry;
         // A failed launch is not kept: the next user tries again.
         entry.browser.catch(() => {
