@@ -12,6 +12,8 @@ export interface CellOptions {
   readonly requires?: ScenarioRequirements;
   /** A judge cell's retry: records afresh what it judges and judges that (`--retries`). */
   readonly rejudge?: CellBody;
+  /** See `CellDeclaration.together`. */
+  readonly together?: string;
 }
 
 /** Why the run's documents make a scenario n/a (they do not declare what it needs), or undefined. */
@@ -47,6 +49,7 @@ export function cellFamily(name: string, requirements?: ScenarioRequirements) {
       stage: options.stage ?? 'cells',
       timeoutMs: options.timeoutMs,
       ...(inapplicable ? { inapplicable } : {}),
+      ...(options.together ? { together: options.together } : {}),
       run: { kind: 'live', body: applicable(body, inapplicable) },
     };
   };

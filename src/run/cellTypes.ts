@@ -75,6 +75,12 @@ export interface CellDeclaration {
    * it takes precedence over a target that went down, since the cell would never have applied.
    */
   readonly inapplicable?: (plan: RunPlan) => string | undefined;
+  /**
+   * Live cells with the same key run one after the other in one worker, in declaration order, so that a later one
+   * may judge what the first recorded in the run's folder (the two stateful checks share one search). A runner that
+   * runs cells in one process may run them at once: they then share the work in memory.
+   */
+  readonly together?: string;
   readonly run:
     | { readonly kind: 'live'; readonly body: CellBody }
     /** `rejudge` records afresh what the judge judges (the method's run, the event sample) and judges that: a retry. */

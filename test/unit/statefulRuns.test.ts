@@ -3,8 +3,8 @@ import * as fc from 'fast-check';
 import { join } from 'node:path';
 import { type RunningGateway, startGateway } from '../../gateway/index.js';
 import { RpcClient } from '../../src/client/rpcClient.js';
-import { replayStateful, runStateful } from '../../src/stateful/engine/runStateful.js';
-import type { StatefulModel, StatefulOptions } from '../../src/stateful/engine/statefulTypes.js';
+import { replayStateful, runStateful, runStatefulBoth } from '../../src/stateful/engine/runStateful.js';
+import type { StatefulMode, StatefulModel, StatefulOptions, StatefulResult } from '../../src/stateful/engine/statefulTypes.js';
 import type { ConnectClient } from '../../profiles/hermes/stateful/hermesSide.js';
 import { runHermesStateful } from '../../profiles/hermes/stateful/hermesStateful.js';
 import { HERMES_DIALECT } from '../../profiles/hermes/dialect.js';
@@ -94,4 +94,49 @@ test('the engine passes a model that holds, and the differential mode names the 
   expect(result.ok).toBe(false);
   expect(result.steps).toHaveLength(1);
   expect(result.failure?.message).toContain('tracked field value differs: target {"value":1}, reference {"value":-99}');
+});
+
+// Counters as systems: a capped one loses the increments past its cap.
+const counterAt = (start: number, cap = Infinity) => ({ open: async () => ({ value: start, cap }), close: async () => undefined });
+const cappedCounter: StatefulModel<Counter, Counter & { cap: number }> = {
+  ...leakyCounter,
+  commands: leakyCounter.commands.map((command) =>
+    command.name !== 'inc'
+      ? command
+      : {
+          ...command,
+          run: async (model, system) => {
+            if (system.value < system.cap) system.value += 1;
+            return { outcome: 'success', fields: { value: system.value }, violations: system.value === model.value + 1 ? [] : [`value ${system.value}, not ${model.value + 1}`], answer: String(system.value) };
+          },
+        },
+  ),
+};
+
+/** What a result reports, without its timings (the shared search runs more commands than either search alone). */
+const reported = (result: StatefulResult) => ({ ok: result.ok, steps: result.steps, failure: result.failure && { index: result.failure.index, message: result.failure.message }, originalLength: result.originalLength });
+
+test("one search for both modes reports what each mode's own search reports, whichever modes fail", async () => {
+  const pairs = {
+    'both fail (leaky target, exact reference)': { target: counterAt(0, 3), reference: counterAt(0) },
+    'only the lockstep fails (exact target, offset reference)': { target: counterAt(0), reference: counterAt(-100) },
+    'only the model fails (leaky target and reference)': { target: counterAt(0, 3), reference: counterAt(0, 3) },
+    'the lockstep fails first, the model later (target capped at 3, reference at 2)': { target: counterAt(0, 3), reference: counterAt(0, 2) },
+    'neither fails': { target: counterAt(0), reference: counterAt(0) },
+  };
+  const mismatches: string[] = [];
+  for (const [name, systems] of Object.entries(pairs)) {
+    for (const seed of [1, 42, 7919]) {
+      const both = await runStatefulBoth(cappedCounter, systems, { ...options, seed });
+      for (const mode of ['model', 'differential'] as StatefulMode[]) {
+        const alone = await runStateful(cappedCounter, systems, mode, { ...options, seed });
+        if (JSON.stringify(reported(both[mode])) !== JSON.stringify(reported(alone))) mismatches.push(`${name}, seed ${seed}, ${mode}: ${JSON.stringify(reported(both[mode]))} vs ${JSON.stringify(reported(alone))}`);
+      }
+    }
+  }
+  expect(mismatches).toEqual([]);
+  const leaky = await runStatefulBoth(cappedCounter, pairs['both fail (leaky target, exact reference)'], options);
+  expect([leaky.model.failure?.message, leaky.differential.failure?.message]).toEqual(['value 3, not 4', 'tracked field value differs: target {"value":3}, reference {"value":4}']);
+  const lockstepOnly = await runStatefulBoth(cappedCounter, pairs['only the lockstep fails (exact target, offset reference)'], options);
+  expect([lockstepOnly.model.ok, lockstepOnly.differential.steps.length]).toEqual([true, 1]);
 });

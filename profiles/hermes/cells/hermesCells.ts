@@ -88,10 +88,10 @@ function hookCells(): CellDeclaration[] {
 /** Random call sequences: the session model's postconditions, and lockstep against a fresh reference gateway. */
 function statefulCells(): CellDeclaration[] {
   const { live } = cellFamily('stateful', { methods: HERMES_MODEL_METHODS });
-  const timeoutMs = 180_000;
+  const options = { timeoutMs: 180_000, together: STATEFUL_SUBJECT };
   return [
-    live(STATEFUL_SUBJECT, 'stateful.model', statefulCell('model'), { timeoutMs }),
-    live(STATEFUL_SUBJECT, 'stateful.differential', statefulCell('differential'), { timeoutMs }),
+    live(STATEFUL_SUBJECT, 'stateful.model', statefulCell('model'), options),
+    live(STATEFUL_SUBJECT, 'stateful.differential', statefulCell('differential'), options),
   ];
 }
 

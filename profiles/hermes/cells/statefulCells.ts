@@ -1,14 +1,18 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { startGateway } from '../../../gateway/index.js';
 import type { CheckId } from '../../../src/checks/checkCatalogue.js';
 import { violation } from '../../../src/checks/violation.js';
+import type { Evidence } from '../../../src/checks/evidence.js';
 import { Redactor } from '../../../src/client/redact.js';
+import type { Transcript } from '../../../src/client/transcript.js';
+import { transcriptEvidence } from '../../../src/run/transcriptEvidence.js';
 import { buildStatefulReplayFile, writeStatefulReplayFile } from '../../../src/replay/statefulReplayFile.js';
 import { describeStep } from '../../../src/stateful/engine/runStateful.js';
 import type { StatefulMode, StatefulResult } from '../../../src/stateful/engine/statefulTypes.js';
 import { HERMES_MODEL_METHODS, hermesSessionModel } from '../stateful/hermesSessionModel.js';
 import type { ConnectClient } from '../stateful/hermesSide.js';
-import { runHermesStateful } from '../stateful/hermesStateful.js';
+import { runHermesStateful, runHermesStatefulBoth } from '../stateful/hermesStateful.js';
 import type { CellBody, CellFixtures, CellVerdict } from '../../../src/run/cellTypes.js';
 import { runToken, type RunPlan } from '../../../src/run/runPlan.js';
 import { unsupported } from './scenarioSetup.js';
@@ -41,7 +45,8 @@ function verdictOf(plan: RunPlan, target: Target, mode: StatefulMode, result: St
   const check = CHECK_OF[mode];
   const rate = result.timings.totalMs > 0 ? (result.timings.commands * 1000) / result.timings.totalMs : 0;
   const summary = `${result.timings.sequences} sequence(s), ${result.timings.commands} command(s) (${rate.toFixed(0)}/s), seed ${result.seed}`;
-  if (result.ok) return { status: 'pass', detail: `${summary}: ${mode === 'model' ? "every step kept the model's rules" : 'target and reference agreed at every step'}`, violations: [] };
+  const evidence = { sequencesRun: result.timings.sequences };
+  if (result.ok) return { status: 'pass', detail: `${summary}: ${mode === 'model' ? "every step kept the model's rules" : 'target and reference agreed at every step'}`, violations: [], evidence };
   const redactor = new Redactor([runToken(plan)]);
   const path = join(plan.config.reportDir, 'replays', `stateful--${check}.json`);
   const file = buildStatefulReplayFile({
@@ -72,14 +77,68 @@ function verdictOf(plan: RunPlan, target: Target, mode: StatefulMode, result: St
     status: 'fail',
     detail: `${summary}: shrunk to ${result.steps.length} call(s): ${result.steps.map((step, index) => `${index + 1}. ${step.command}${Object.keys(step.args).length > 0 ? ` ${JSON.stringify(step.args)}` : ''}`).join(' · ')}`,
     violations: [violation(check, message)],
+    evidence,
     replayFile: relative(plan.config.reportDir, path),
     context: [...counterexample(plan, result, redactor), `replay: npx contract-gate replay ${path}`],
   };
 }
 
+/** Both stateful checks of a run from one search (`runStatefulBoth`), and what each one's connections saw. */
+interface BothResults {
+  /** The run's `startedAt`: a record left in a reused report folder by an earlier run is never taken. */
+  readonly run: number | undefined;
+  readonly results: Record<StatefulMode, StatefulResult>;
+  readonly evidence: Record<StatefulMode, Evidence>;
+}
+
+/** A run's shared search, and the checks that have taken their result (a second take is a retry: it runs afresh). */
+interface SharedSearch {
+  readonly search: Promise<BothResults | undefined>;
+  readonly taken: Set<StatefulMode>;
+}
+
+/** Per run: one process may hold several runs (the in-process runner), and a run's cells may share a process. */
+const shared = new Map<string, SharedSearch>();
+
+const sharedKey = (plan: RunPlan): string => `${sharedFile(plan)}\u0000${plan.config.startedAt}`;
+
+const sharedFile = (plan: RunPlan): string => join(plan.workDir, 'stateful-both.json');
+
+/**
+ * Both checks share one search when the run selects both: they run one after the other in one worker (`together`),
+ * the first one searching and recording, the second judging the record (from memory, or from the run's folder when
+ * the first one's failure moved it to a fresh worker). A check that finds no record searches on its own.
+ */
+function bothSelected(plan: RunPlan): boolean {
+  const checks = plan.profile.cells(plan).filter((cell) => cell.subject === STATEFUL_SUBJECT && plan.isSelected(cell));
+  return Object.values(CHECK_OF).every((check) => checks.some((cell) => cell.check === check));
+}
+
+/** The shared search's result for `mode`, if another cell of the run recorded one this check has not taken yet. */
+function takeShared(plan: RunPlan, mode: StatefulMode): Promise<BothResults | undefined> | undefined {
+  let entry = shared.get(sharedKey(plan));
+  if (entry === undefined && plan.config.startedAt !== undefined && existsSync(sharedFile(plan))) {
+    const recorded = JSON.parse(readFileSync(sharedFile(plan), 'utf8')) as BothResults;
+    if (recorded.run === plan.config.startedAt) {
+      entry = { search: Promise.resolve(recorded), taken: new Set() };
+      shared.set(sharedKey(plan), entry);
+    }
+  }
+  if (entry === undefined || entry.taken.has(mode)) return undefined;
+  entry.taken.add(mode);
+  return entry.search;
+}
+
+/** What the transcript shows each check judged: the model the target's frames, the lockstep both systems'. */
+function evidenceOf(transcript: Transcript): Record<StatefulMode, Evidence> {
+  return { model: transcriptEvidence(transcript.entries.filter((entry) => !entry.conn.startsWith(REFERENCE_PREFIX))), differential: transcriptEvidence(transcript.entries) };
+}
+
+const REFERENCE_PREFIX = 'ref-';
+
 /** Random call sequences of the Hermes session model against the target: postconditions, or lockstep with a fresh reference gateway. */
 export function statefulCell(mode: StatefulMode): CellBody {
-  return async ({ plan, target, connect }: CellFixtures) => {
+  return async ({ plan, target, connect, transcript }: CellFixtures) => {
     const skip = unsupported(plan, target, HERMES_MODEL_METHODS);
     if (skip) return skip;
     const options = { seed: plan.config.seed, runs: plan.config.statefulRuns, maxSteps: plan.config.statefulSteps, referenceDirectives: directivesAllowed(plan, target) };
@@ -89,13 +148,38 @@ export function statefulCell(mode: StatefulMode): CellBody {
     const served = target.kind === 'embedded' ? [...plan.contracts, ...plan.extensions] : plan.contracts;
     const methods = new Set(served.flatMap((contract) => contract.methods.map((method) => method.name)));
     const setup = { target: connectTarget, serverRequests: serverRequestsOf(plan), methods, requestTimeoutMs: plan.config.requestTimeoutMs };
-    if (mode === 'model') return verdictOf(plan, target, mode, await runHermesStateful(setup, mode, options));
-    const reference = await startGateway(embeddedGatewayOptions(plan, { faults: [] }));
-    try {
-      const connectReference: ConnectClient = (client) => connect({ readyTimeoutMs: 2_000, ...client, url: reference.url, name: `ref-${client.name}` });
-      return verdictOf(plan, target, mode, await runHermesStateful({ ...setup, reference: connectReference }, mode, options));
-    } finally {
-      await reference.close();
+    const withReference = async <T>(body: (reference: ConnectClient) => Promise<T>): Promise<T> => {
+      const reference = await startGateway(embeddedGatewayOptions(plan, { faults: [] }));
+      try {
+        return await body((client) => connect({ readyTimeoutMs: 2_000, ...client, url: reference.url, name: `${REFERENCE_PREFIX}${client.name}` }));
+      } finally {
+        await reference.close();
+      }
+    };
+    // The first check's cell saw every frame of the shared search: each check claims what its own mode judged.
+    const judged = (result: StatefulResult, evidence: Evidence): CellVerdict => {
+      const verdict = verdictOf(plan, target, mode, result);
+      return { ...verdict, evidence: { ...evidence, ...verdict.evidence } };
+    };
+    if (bothSelected(plan)) {
+      // Decided before the first await: in one process the other check's cell may start in between.
+      const taken = takeShared(plan, mode);
+      if (taken) {
+        const recorded = await taken;
+        if (recorded) return judged(recorded.results[mode], recorded.evidence[mode]);
+      } else if (!shared.has(sharedKey(plan))) {
+        const search = withReference((reference) => runHermesStatefulBoth({ ...setup, reference }, options)).then((results) => {
+          const both = { run: plan.config.startedAt, results, evidence: evidenceOf(transcript) };
+          mkdirSync(plan.workDir, { recursive: true });
+          writeFileSync(sharedFile(plan), JSON.stringify(both));
+          return both;
+        });
+        shared.set(sharedKey(plan), { search: search.catch(() => undefined), taken: new Set([mode]) });
+        const both = await search;
+        return judged(both.results[mode], both.evidence[mode]);
+      }
     }
+    if (mode === 'model') return verdictOf(plan, target, mode, await runHermesStateful(setup, mode, options));
+    return verdictOf(plan, target, mode, await withReference((reference) => runHermesStateful({ ...setup, reference }, mode, options)));
   };
 }

@@ -1,4 +1,4 @@
-import { replayStateful, runStateful, type StatefulSystems } from '../../../src/stateful/engine/runStateful.js';
+import { replayStateful, runStateful, runStatefulBoth, type StatefulSystems } from '../../../src/stateful/engine/runStateful.js';
 import type { StatefulMode, StatefulOptions, StatefulResult, Step, StepFailure } from '../../../src/stateful/engine/statefulTypes.js';
 import { hermesSessionModel } from './hermesSessionModel.js';
 import { type ConnectClient, type HermesSide, hermesSides } from './hermesSide.js';
@@ -28,6 +28,11 @@ function systems(setup: HermesStatefulSetup): StatefulSystems<HermesSide> {
 /** Random sequences of the Hermes session model against a target (and a reference in differential mode). */
 export function runHermesStateful(setup: HermesStatefulSetup, mode: StatefulMode, options: StatefulOptions): Promise<StatefulResult> {
   return runStateful(hermesSessionModel({ serverRequests: setup.serverRequests, ...(setup.methods ? { methods: setup.methods } : {}) }), systems(setup), mode, options);
+}
+
+/** Both modes of the Hermes model from one lockstep search (see `runStatefulBoth`). */
+export function runHermesStatefulBoth(setup: HermesStatefulSetup, options: StatefulOptions): Promise<Record<StatefulMode, StatefulResult>> {
+  return runStatefulBoth(hermesSessionModel({ serverRequests: setup.serverRequests, ...(setup.methods ? { methods: setup.methods } : {}) }), systems(setup), options);
 }
 
 /** One recorded sequence of the Hermes model again. */
