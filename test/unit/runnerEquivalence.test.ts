@@ -25,15 +25,25 @@ const CONTRACT = 'profiles/hermes/contracts/session-lifecycle.openrpc.json';
  * share the method runs through files). The statuses must not depend on how many cells run at once; one worker
  * fewer is a process start-up fewer per project (about 2.5 s of CPU).
  */
-const ARGS = ['--workers', '2'];
-const PLAYWRIGHT = ['--runner', 'playwright', '--workers', '1'];
+/**
+ * A sequence fault beside it: the two stateful cells share one search. Playwright's single worker fails the first
+ * and goes on with the second in a fresh worker, which takes the search from the run's folder; the engine's lanes
+ * share it in memory.
+ */
+const SEQUENCE_FAULT = ['--fault', 'sequence.interrupt-ignored', '--stateful-runs', '100'];
+const ARGS = ['--workers', '2', ...SEQUENCE_FAULT];
+const PLAYWRIGHT = ['--runner', 'playwright', '--workers', '1', ...SEQUENCE_FAULT];
 /** A fault whose failing cells the self-test pins down: here the whole document runs, not only its rows. */
 const FAULTY = FAULT_CASES.find((faultCase) => faultCase.fault === 'params.unknown-keys-accepted') as FaultCase;
 
+/** Says that a stateful cell took the other one's search. */
+const TAKEN = / \(judged on the search the stateful\.\w+ cell ran for both checks\)$/;
+/** The stateful cells' details without their rate (commands per second) or that note: sequences, commands, the shrunk calls. */
+const statefulDetails = (run: CaseRun): string[] => run.cells.filter((cell) => cell.method === '(stateful)').map((cell) => (cell.detail ?? '').replace(/ \(\d+\/s\)/, '').replace(TAKEN, ''));
 const statuses = (run: CaseRun): string[] => run.cells.map((cell) => `${cell.method} × ${cell.check}: ${cell.status}`);
 const context = (run: CaseRun): string => `${run.reportDir}\n${run.stdout.slice(-1_500)}\n${run.stderr.slice(-1_500)}`;
 
-test(`with the gateway fault ${FAULTY.fault} on the session-lifecycle document the engine gives every cell the status Playwright gives it, in its process and through the CLI, fails the cells Playwright fails and no other, and writes the same report files`, async () => {
+test(`with the gateway fault ${FAULTY.fault} on the session-lifecycle document the engine gives every cell the status Playwright gives it, in its process and through the CLI, fails the cells Playwright fails and no other, judges both stateful checks from one search, and writes the same report files`, async () => {
   test.setTimeout(6 * 60_000);
   rmSync(DIR, { recursive: true, force: true });
   const [engine, playwright, inProcess] = await Promise.all([
@@ -50,6 +60,18 @@ test(`with the gateway fault ${FAULTY.fault} on the session-lifecycle document t
   expect(statuses(engine)).toEqual(statuses(playwright));
   expect(statuses(inProcess), 'in this process vs the CLI').toEqual(statuses(engine));
   expect(engine.cells.filter((cell) => cell.status === 'pass').length, 'cells the fault leaves passing').toBeGreaterThan(300);
+  for (const run of [engine, playwright, inProcess]) {
+    const stateful = run.cells.filter((cell) => cell.method === '(stateful)');
+    expect(stateful.map((cell) => `${cell.check}: ${cell.status}`), run.reportDir).toEqual(['stateful.differential: fail', 'stateful.model: fail']);
+    const [differential, model] = statefulDetails(run);
+    expect(model, `one search judged both stateful checks (${run.reportDir})`).toBe(differential);
+    expect(stateful.filter((cell) => TAKEN.test(cell.detail ?? '')), 'one cell took the search the other ran').toHaveLength(1);
+    const [differentialEvidence, modelEvidence] = stateful.map((cell) => cell.evidence);
+    expect(modelEvidence?.sequencesRun, 'the model cell ran the sequences it judged').toBeGreaterThan(0);
+    expect(modelEvidence?.sequencesRun).toBe(differentialEvidence?.sequencesRun);
+    expect(modelEvidence?.answersJudged, "the model judged the target's answers, the lockstep both systems'").toBeLessThan(differentialEvidence?.answersJudged ?? 0);
+  }
+  expect(statefulDetails(playwright), 'Playwright vs the engine').toEqual(statefulDetails(engine));
   for (const file of ['matrix.json', 'matrix.md', 'matrix.html', 'junit.xml']) expect.soft(existsSync(join(engine.reportDir, file)), file).toBe(true);
   const allure = readdirSync(join(engine.reportDir, 'allure-results')).filter((name) => name.endsWith('-result.json'));
   expect(allure).toHaveLength(engine.cells.length);

@@ -83,10 +83,15 @@ function verdictOf(plan: RunPlan, target: Target, mode: StatefulMode, result: St
   };
 }
 
+/** The reference gateway's connections are named with this prefix in the cell's transcript. */
+const REFERENCE_PREFIX = 'ref-';
+
 /** Both stateful checks of a run from one search (`runStatefulBoth`), and what each one's connections saw. */
 interface BothResults {
   /** The run's `startedAt`: a record left in a reused report folder by an earlier run is never taken. */
   readonly run: number | undefined;
+  /** The check whose cell ran the search. */
+  readonly by: StatefulMode;
   readonly results: Record<StatefulMode, StatefulResult>;
   readonly evidence: Record<StatefulMode, Evidence>;
 }
@@ -100,9 +105,9 @@ interface SharedSearch {
 /** Per run: one process may hold several runs (the in-process runner), and a run's cells may share a process. */
 const shared = new Map<string, SharedSearch>();
 
-const sharedKey = (plan: RunPlan): string => `${sharedFile(plan)}\u0000${plan.config.startedAt}`;
-
 const sharedFile = (plan: RunPlan): string => join(plan.workDir, 'stateful-both.json');
+
+const sharedKey = (plan: RunPlan): string => `${sharedFile(plan)}\u0000${plan.config.startedAt}`;
 
 /**
  * Both checks share one search when the run selects both: they run one after the other in one worker (`together`),
@@ -134,8 +139,6 @@ function evidenceOf(transcript: Transcript): Record<StatefulMode, Evidence> {
   return { model: transcriptEvidence(transcript.entries.filter((entry) => !entry.conn.startsWith(REFERENCE_PREFIX))), differential: transcriptEvidence(transcript.entries) };
 }
 
-const REFERENCE_PREFIX = 'ref-';
-
 /** Random call sequences of the Hermes session model against the target: postconditions, or lockstep with a fresh reference gateway. */
 export function statefulCell(mode: StatefulMode): CellBody {
   return async ({ plan, target, connect, transcript }: CellFixtures) => {
@@ -157,26 +160,26 @@ export function statefulCell(mode: StatefulMode): CellBody {
       }
     };
     // The first check's cell saw every frame of the shared search: each check claims what its own mode judged.
-    const judged = (result: StatefulResult, evidence: Evidence): CellVerdict => {
-      const verdict = verdictOf(plan, target, mode, result);
-      return { ...verdict, evidence: { ...evidence, ...verdict.evidence } };
+    const judged = (both: BothResults): CellVerdict => {
+      const verdict = verdictOf(plan, target, mode, both.results[mode]);
+      const taker = both.by === mode ? '' : ` (judged on the search the ${CHECK_OF[both.by]} cell ran for both checks)`;
+      return { ...verdict, detail: `${verdict.detail}${taker}`, evidence: { ...both.evidence[mode], ...verdict.evidence } };
     };
     if (bothSelected(plan)) {
       // Decided before the first await: in one process the other check's cell may start in between.
       const taken = takeShared(plan, mode);
       if (taken) {
         const recorded = await taken;
-        if (recorded) return judged(recorded.results[mode], recorded.evidence[mode]);
+        if (recorded) return judged(recorded);
       } else if (!shared.has(sharedKey(plan))) {
         const search = withReference((reference) => runHermesStatefulBoth({ ...setup, reference }, options)).then((results) => {
-          const both = { run: plan.config.startedAt, results, evidence: evidenceOf(transcript) };
+          const both: BothResults = { run: plan.config.startedAt, by: mode, results, evidence: evidenceOf(transcript) };
           mkdirSync(plan.workDir, { recursive: true });
           writeFileSync(sharedFile(plan), JSON.stringify(both));
           return both;
         });
         shared.set(sharedKey(plan), { search: search.catch(() => undefined), taken: new Set([mode]) });
-        const both = await search;
-        return judged(both.results[mode], both.evidence[mode]);
+        return judged(await search);
       }
     }
     if (mode === 'model') return verdictOf(plan, target, mode, await runHermesStateful(setup, mode, options));
