@@ -190,12 +190,14 @@ export async function runStateful<M extends object, S>(model: StatefulModel<M, S
 export async function runStatefulBoth<M extends object, S>(model: StatefulModel<M, S>, systems: StatefulSystems<S>, options: StatefulOptions): Promise<Record<StatefulMode, StatefulResult>> {
   const both = await searchModes(model, systems, ['model', 'differential'], options);
   const result = async (mode: StatefulMode): Promise<StatefulResult> =>
-    both.found === undefined || both.found.failures[mode] !== undefined ? resultOf(both, mode, options.seed) : runStateful(model, systems, mode, options);
+    both.found === undefined || both.failed.includes(mode) ? resultOf(both, mode, options.seed) : runStateful(model, systems, mode, options);
   return { model: await result('model'), differential: await result('differential') };
 }
 
 interface Search {
   readonly found: Found | undefined;
+  /** The modes the first failing sequence failed in: the found sequence fails in each of them. */
+  readonly failed: readonly StatefulMode[];
   /** Each failing mode's step count in the first failing sequence, before shrinking. */
   readonly originalLengths: Failures;
   readonly failures: number;
@@ -203,7 +205,7 @@ interface Search {
 }
 
 function resultOf(search: Search, mode: StatefulMode, seed: number): StatefulResult {
-  const failure = search.found?.failures[mode];
+  const failure = search.failed.includes(mode) ? search.found?.failures[mode] : undefined;
   return {
     ok: failure === undefined,
     seed,
@@ -255,7 +257,7 @@ async function searchModes<M extends object, S>(model: StatefulModel<M, S>, syst
     failures += polished.removed;
     found = polished.found;
   }
-  return { found, originalLengths, failures, timings: { commands: meter.commands, sequences: meter.sequences, wireMs: meter.wireMs, totalMs: performance.now() - started } };
+  return { found, failed: required ?? [], originalLengths, failures, timings: { commands: meter.commands, sequences: meter.sequences, wireMs: meter.wireMs, totalMs: performance.now() - started } };
 }
 
 /** Extra time after the shrink budget for the single-step pass. */
