@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { startGateway } from '../../../gateway/index.js';
 import type { CheckId } from '../../../src/checks/checkCatalogue.js';
 import { violation } from '../../../src/checks/violation.js';
-import type { Evidence } from '../../../src/checks/evidence.js';
+import { addEvidence, type Evidence } from '../../../src/checks/evidence.js';
 import { Redactor } from '../../../src/client/redact.js';
 import type { Transcript } from '../../../src/client/transcript.js';
 import { transcriptEvidence } from '../../../src/run/transcriptEvidence.js';
@@ -136,7 +136,9 @@ function takeShared(plan: RunPlan, mode: StatefulMode): Promise<BothResults | un
 
 /** What the transcript shows each check judged: the model the target's frames, the lockstep both systems'. */
 function evidenceOf(transcript: Transcript): Record<StatefulMode, Evidence> {
-  return { model: transcriptEvidence(transcript.entries.filter((entry) => !entry.conn.startsWith(REFERENCE_PREFIX))), differential: transcriptEvidence(transcript.entries) };
+  const ofTarget = transcriptEvidence(transcript.entries.filter((entry) => !entry.conn.startsWith(REFERENCE_PREFIX)));
+  const ofReference = transcriptEvidence(transcript.entries.filter((entry) => entry.conn.startsWith(REFERENCE_PREFIX)));
+  return { model: ofTarget, differential: addEvidence(ofTarget, ofReference) };
 }
 
 /** Random call sequences of the Hermes session model against the target: postconditions, or lockstep with a fresh reference gateway. */
