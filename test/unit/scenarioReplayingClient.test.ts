@@ -156,6 +156,23 @@ test('judgeReplay: the exact replay passes; each falsification is named', () => 
   expect(judgeReplay({ sessionId: 's', lastSeen: 6, result: sinceResult(swapped), stamped })[0]).toMatch(/seq 8 is replayed as message.delta \{"text":"other"\} but was stamped as message.delta \{"text":"t8"\}/);
 });
 
+test('judgeReplay: an event stamped just after the answer (read with it) is not held against the replay; one received before the request is', () => {
+  // Seq 11 arrived in the same read as the answer, after it: read once the answer is in, it is among the observed.
+  const observed = [...stamped, ev('s', 11, 'message.complete', { text: 'later' })];
+  const input = { sessionId: 's', lastSeen: 6, result: sinceResult(stamped), stamped: observed, observedThroughAnswer: true };
+  expect(judgeReplay({ ...input, stampedBeforeRequest: stamped.slice(0, 3) })).toEqual([]);
+  expect(judgeReplay(input), 'without telling them apart').toEqual([
+    'latest_seq is 10, below seq 11 that the gateway had already stamped',
+    'gap: seq 11 (message.complete {"text":"later"}, observed live) is missing from the replay',
+  ]);
+  // Seq 10 was received before the request was sent: a replay that stops at 9 lags.
+  const lagging = { ...sinceResult(stamped.slice(0, 3)) };
+  expect(judgeReplay({ ...input, result: lagging, stampedBeforeRequest: stamped })).toEqual([
+    'latest_seq is 9, below seq 10 that the gateway had already stamped',
+    'gap: seq 10 (message.complete {"text":"x"}, observed live) is missing from the replay',
+  ]);
+});
+
 test('judgeReplay: count, latest_seq, truncated, order, watermark and shape rules', () => {
   const judge = (result: unknown, lastSeen = 6) => judgeReplay({ sessionId: 's', lastSeen, result, stamped });
   expect(judge({ ...sinceResult(stamped), count: 3 })).toEqual(['count is 3 but 4 events were replayed']);

@@ -95,11 +95,13 @@ export async function dropReplayVerdict(connect: Connect, mode: DropMode): Promi
     }
 
     step = `session.events.since(${watermark})`;
+    const observed = (): WireEvent[] => [a, b, a2].flatMap((connection) => connection.events.all({ sessionId: s }));
+    const stampedBeforeRequest = observed();
     const settlement = await client.replay(a2, s);
-    const stamped = [a, b, a2].flatMap((connection) => connection.events.all({ sessionId: s }));
+    const stamped = observed();
     const prefix = `replay after ${DROP_WORDS[mode]} (last_seen ${watermark})`;
     if (settlement.status !== 'replayed') findings.fail(`${prefix}: ${settlement.status === 'failed' ? `the call failed: ${settlement.error ?? ''}` : `the result was ${settlement.status}`}`);
-    else for (const problem of judgeReplay({ sessionId: s, lastSeen: watermark, result: settlement.result, stamped, observedThroughAnswer: true })) findings.fail(`${prefix}: ${problem}`);
+    else for (const problem of judgeReplay({ sessionId: s, lastSeen: watermark, result: settlement.result, stamped, stampedBeforeRequest, observedThroughAnswer: true })) findings.fail(`${prefix}: ${problem}`);
 
     if (mode === 'mid-stream') {
       step = 'wait for the end of the /slow turn on A';

@@ -13,6 +13,13 @@ export interface ReplayJudgeInput {
    */
   stamped: readonly WireEvent[];
   /**
+   * Events of the session received before the request was sent, when the caller tells them apart: surely stamped
+   * before the answer. `stamped` is read once the answer is in, so it may hold events the gateway stamped just after
+   * answering (they arrive in the same read as the answer): `latest_seq` and the replay's completeness are judged
+   * against these. Default: `stamped`.
+   */
+  stampedBeforeRequest?: readonly WireEvent[];
+  /**
    * The session was bound to an observed connection when the answer was sent, so every seq stamped before the
    * answer is in `stamped` (or in an unobserved window below its highest seq): a higher replayed seq was never stamped.
    */
@@ -88,13 +95,14 @@ export function judgeReplay(input: ReplayJudgeInput): string[] {
   if (isInt(lastReplayed) && lastReplayed !== latest) problems.push(`latest_seq is ${latest} but the last replayed event has seq ${lastReplayed}`);
   if (events.length === 0 && latest !== lastSeen && latest > lastSeen) problems.push(`latest_seq is ${latest} but nothing after ${lastSeen} was replayed`);
   const highestStamped = Math.max(0, ...stamped.keys());
-  if (latest < highestStamped) problems.push(`latest_seq is ${latest}, below seq ${highestStamped} that the gateway had already stamped`);
+  const surelyBefore = input.stampedBeforeRequest ? Math.max(0, ...stampedBySeq(input.stampedBeforeRequest).keys()) : highestStamped;
+  if (latest < surelyBefore) problems.push(`latest_seq is ${latest}, below seq ${surelyBefore} that the gateway had already stamped`);
   for (const seq of replayed.keys()) {
     if (seq > latest) problems.push(`seq ${seq} is beyond latest_seq ${latest}: the gateway never stamped it`);
     else if (input.observedThroughAnswer && seq > highestStamped) problems.push(`seq ${seq} was never stamped: the highest seq the gateway sent before answering is ${highestStamped}`);
   }
   const missing: number[] = [];
-  const end = Math.min(Math.max(latest, highestStamped), lastSeen + MAX_JUDGED_SEQS);
+  const end = Math.min(Math.max(latest, surelyBefore), lastSeen + MAX_JUDGED_SEQS);
   for (let seq = lastSeen + 1; seq <= end; seq++) if (!replayed.has(seq)) missing.push(seq);
   for (const seq of missing.slice(0, MAX_GAP_MESSAGES)) {
     const original = stamped.get(seq);
