@@ -36,10 +36,12 @@ const PLAYWRIGHT = ['--runner', 'playwright', '--workers', '1', ...SEQUENCE_FAUL
 /** A fault whose failing cells the self-test pins down: here the whole document runs, not only its rows. */
 const FAULTY = FAULT_CASES.find((faultCase) => faultCase.fault === 'params.unknown-keys-accepted') as FaultCase;
 
-/** Says that a stateful cell took the other one's search. */
+/** Says that a stateful cell took the other one's search, or ran it for both. */
 const TAKEN = / \(judged on the search the stateful\.\w+ cell ran for both checks\)$/;
-/** The stateful cells' details without their rate (commands per second) or that note: sequences, commands, the shrunk calls. */
-const statefulDetails = (run: CaseRun): string[] => run.cells.filter((cell) => cell.method === '(stateful)').map((cell) => (cell.detail ?? '').replace(/ \(\d+\/s\)/, '').replace(TAKEN, ''));
+const SEARCHED = / \(one search for both checks, every step in lockstep with the reference\)$/;
+/** The stateful cells' details without their rate (commands per second) or those notes: sequences, commands, the shrunk calls. */
+const statefulDetails = (run: CaseRun): string[] =>
+  run.cells.filter((cell) => cell.method === '(stateful)').map((cell) => (cell.detail ?? '').replace(/ \(\d+\/s\)/, '').replace(TAKEN, '').replace(SEARCHED, ''));
 const statuses = (run: CaseRun): string[] => run.cells.map((cell) => `${cell.method} × ${cell.check}: ${cell.status}`);
 const context = (run: CaseRun): string => `${run.reportDir}\n${run.stdout.slice(-1_500)}\n${run.stderr.slice(-1_500)}`;
 
@@ -66,6 +68,7 @@ test(`with the gateway fault ${FAULTY.fault} on the session-lifecycle document t
     const [differential, model] = statefulDetails(run);
     expect(model, `one search judged both stateful checks (${run.reportDir})`).toBe(differential);
     expect(stateful.filter((cell) => TAKEN.test(cell.detail ?? '')), 'one cell took the search the other ran').toHaveLength(1);
+    expect(stateful.filter((cell) => SEARCHED.test(cell.detail ?? '')), 'one cell ran the search for both').toHaveLength(1);
     const [differentialEvidence, modelEvidence] = stateful.map((cell) => cell.evidence);
     expect(modelEvidence?.sequencesRun, 'the model cell ran the sequences it judged').toBeGreaterThan(0);
     expect(modelEvidence?.sequencesRun).toBe(differentialEvidence?.sequencesRun);

@@ -164,7 +164,7 @@ export function statefulCell(mode: StatefulMode): CellBody {
     // The first check's cell saw every frame of the shared search: each check claims what its own mode judged.
     const judged = (both: BothResults): CellVerdict => {
       const verdict = verdictOf(plan, target, mode, both.results[mode]);
-      const taker = both.by === mode ? '' : ` (judged on the search the ${CHECK_OF[both.by]} cell ran for both checks)`;
+      const taker = both.by === mode ? ' (one search for both checks, every step in lockstep with the reference)' : ` (judged on the search the ${CHECK_OF[both.by]} cell ran for both checks)`;
       return { ...verdict, detail: `${verdict.detail}${taker}`, evidence: { ...both.evidence[mode], ...verdict.evidence } };
     };
     if (bothSelected(plan)) {
