@@ -86,7 +86,19 @@ function readSettledPage(timeoutMs: number): Promise<PageReadout> {
   });
 }
 
-async function readPage(browser: Browser, pageUrl: string, pagePath: string, lane: Lane, testInfo: CellEvidence, redactor: Redactor): Promise<PageReadout> {
+/**
+ * Opens the page for one lane, reads it once it settled and judges the readout while the page is still open: a lane
+ * that breaks a rule leaves a screenshot of the page beside the verdict (a passing one's readout is its record).
+ */
+async function readPage(
+  browser: Browser,
+  pageUrl: string,
+  pagePath: string,
+  lane: Lane,
+  testInfo: CellEvidence,
+  redactor: Redactor,
+  judge: (readout: PageReadout) => string[],
+): Promise<{ readout: PageReadout; problems: string[] }> {
   const context = await browser.newContext();
   const page = await context.newPage();
   try {
@@ -106,8 +118,9 @@ async function readPage(browser: Browser, pageUrl: string, pagePath: string, lan
     }
     await page.goto(`${url}?${query.toString()}`);
     const readout = await page.evaluate(readSettledPage, SETTLE_TIMEOUT_MS);
-    await testInfo.attach(`remote-lane-${lane.label.replace(/[^a-z0-9]+/gi, '-')}.png`, { body: await page.screenshot(), contentType: 'image/png' });
-    return readout;
+    const problems = judge(readout);
+    if (problems.length > 0) await testInfo.attach(`remote-lane-${lane.label.replace(/[^a-z0-9]+/gi, '-')}.png`, { body: await page.screenshot(), contentType: 'image/png' });
+    return { readout, problems };
   } finally {
     await context.close();
   }
@@ -124,12 +137,14 @@ async function judgeLanes(plan: RunPlan, lanes: Lane[], pagePath: string, testIn
     const browser = await lease.browser;
     for (const lane of lanes) {
       const expected = pageExpectation(analyseSkew(cwdExplicitDesktopContract(plan), lane.contract, { serverCodes: plan.profile.codes }));
-      const readout = await readPage(browser, pageUrl, pagePath, lane, testInfo, redactor).catch((error: unknown) => {
+      const judge = (readout: PageReadout): string[] => judgeRemoteLanePage(readout, expected, plan.profile.codes);
+      const read = await readPage(browser, pageUrl, pagePath, lane, testInfo, redactor, judge).catch((error: unknown) => {
         violations.push(violation(check, `${lane.label}: the page could not be driven: ${redactor.redact(error instanceof Error ? error.message : String(error))}`));
         return undefined;
       });
-      if (!readout) continue;
-      for (const problem of judgeRemoteLanePage(readout, expected, plan.profile.codes)) violations.push(violation(check, `${lane.label}: ${redactor.redact(problem)}`));
+      if (!read) continue;
+      const { readout, problems } = read;
+      for (const problem of problems) violations.push(violation(check, `${lane.label}: ${redactor.redact(problem)}`));
       const what = readout.state === 'accepted' ? `"draft accepted" (session ${readout.sessionId})` : readout.state === 'out-of-sync' ? `the out-of-sync banner ("${readout.bannerMessage.split(':').slice(0, 2).join(':')}")` : `state ${readout.state}`;
       const predicted = expected.rejectedPaths.length > 0 ? `the banner naming ${expected.rejectedPaths.join(' or ')}` : 'an accepted draft';
       shown.push(`${lane.label} (${expected.sides}) shows ${redactor.redact(what)}; predicted ${predicted}`);
