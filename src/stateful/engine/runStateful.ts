@@ -165,12 +165,6 @@ async function withSystems<S>(
   }
 }
 
-/** A failing sequence: every executed call, and where each mode that failed went wrong. */
-interface Found {
-  readonly steps: Step[];
-  readonly failures: Failures;
-}
-
 /**
  * Runs random command sequences of `model` (fast-check `fc.commands` + `fc.asyncModelRun`) against the systems and
  * shrinks the first failing one to the shortest sequence that still fails (within the shrink budget).
@@ -195,11 +189,12 @@ export async function runStatefulBoth<M extends object, S>(model: StatefulModel<
 }
 
 interface Search {
-  readonly found: Found | undefined;
+  /** The shrunk failing sequence. */
+  readonly found: SequenceOutcome | undefined;
   /** The modes the first failing sequence failed in: the found sequence fails in each of them. */
   readonly failed: readonly StatefulMode[];
-  /** Each failing mode's step count in the first failing sequence, before shrinking. */
-  readonly originalLengths: Failures;
+  /** Where each mode failed in the first failing sequence, before shrinking (its index is that sequence's length). */
+  readonly firstFailures: Failures;
   readonly failures: number;
   readonly timings: StatefulResult['timings'];
 }
@@ -210,9 +205,9 @@ function resultOf(search: Search, mode: StatefulMode, seed: number): StatefulRes
     ok: failure === undefined,
     seed,
     mode,
-    steps: failure && search.found ? search.found.steps.slice(0, failure.index) : [],
+    steps: failure && search.found ? search.found.executed.slice(0, failure.index) : [],
     failure,
-    originalLength: search.originalLengths[mode]?.index,
+    originalLength: search.firstFailures[mode]?.index,
     shrinks: Math.max(0, search.failures - 1),
     timings: search.timings,
   };
@@ -229,9 +224,9 @@ async function searchModes<M extends object, S>(model: StatefulModel<M, S>, syst
   const arbitraries = usable.flatMap((command) =>
     Array.from({ length: command.weight ?? 1 }, () => command.args.map((args) => new ModelCommand(command, args, meter, describeStep(model, { command: command.name, args })))),
   );
-  let found: Found | undefined;
+  let found: SequenceOutcome | undefined;
   let required: readonly StatefulMode[] | undefined;
-  let originalLengths: Failures = {};
+  let firstFailures: Failures = {};
   let failures = 0;
   const budget = options.shrinkBudgetMs ?? DEFAULT_SHRINK_BUDGET_MS;
   let firstFailureAt: number | undefined;
@@ -244,10 +239,10 @@ async function searchModes<M extends object, S>(model: StatefulModel<M, S>, syst
     if (required === undefined ? failed.length === 0 : !stopped(outcome.failures, required)) return;
     if (required === undefined) {
       required = failed;
-      originalLengths = outcome.failures;
+      firstFailures = outcome.failures;
       firstFailureAt = performance.now();
     }
-    found = { steps: outcome.executed, failures: outcome.failures };
+    found = outcome;
     failures += 1;
     throw new SequenceStop();
   });
@@ -257,7 +252,7 @@ async function searchModes<M extends object, S>(model: StatefulModel<M, S>, syst
     failures += polished.removed;
     found = polished.found;
   }
-  return { found, failed: required ?? [], originalLengths, failures, timings: { commands: meter.commands, sequences: meter.sequences, wireMs: meter.wireMs, totalMs: performance.now() - started } };
+  return { found, failed: required ?? [], firstFailures, failures, timings: { commands: meter.commands, sequences: meter.sequences, wireMs: meter.wireMs, totalMs: performance.now() - started } };
 }
 
 /** Extra time after the shrink budget for the single-step pass. */
@@ -273,20 +268,20 @@ async function dropSingleSteps<M extends object, S>(
   systems: StatefulSystems<S>,
   modes: readonly StatefulMode[],
   required: readonly StatefulMode[],
-  found: Found,
+  found: SequenceOutcome,
   deadline: number,
   meter: Meter,
-): Promise<{ found: Found; removed: number }> {
+): Promise<{ found: SequenceOutcome; removed: number }> {
   let current = found;
   let removed = 0;
-  for (let index = current.steps.length - 2; index >= 0 && performance.now() < deadline; index--) {
-    const candidate = current.steps.filter((_, i) => i !== index);
+  for (let index = current.executed.length - 2; index >= 0 && performance.now() < deadline; index--) {
+    const candidate = current.executed.filter((_, i) => i !== index);
     meter.sequences += 1;
     const again = await replayWith(model, systems, modes, required, candidate, meter).catch(() => undefined);
     if (again && stopped(again.failures, required)) {
-      current = { steps: again.executed, failures: again.failures };
+      current = again;
       removed += 1;
-      index = Math.min(index, current.steps.length - 1);
+      index = Math.min(index, current.executed.length - 1);
     }
   }
   return { found: current, removed };
