@@ -1,6 +1,8 @@
 import { generateSync } from 'json-schema-faker';
 import type { ContractSet, MethodContract, SchemaAt, SchemaNode } from './contract/contractSet.js';
+import { schemaClosure } from './contract/schemaClosure.js';
 import type { SchemaValidators } from './contract/schemaValidators.js';
+import { copyJson } from './jsonCopy.js';
 
 const ATTEMPTS = 8;
 /** Different values per subject and schema before they repeat. */
@@ -38,6 +40,8 @@ export class SchemaResponder {
   private readonly calls = new Map<string, number>();
   /** Values made so far, per subject and schema: the `n`th call answers slot `n % POOL_SIZE`, made on its first use. */
   private readonly pools = new Map<string, unknown[]>();
+  /** The document json-schema-faker gets for a schema: only what the schema reaches (`schemaClosure`), made once. */
+  private readonly roots = new Map<string, Record<string, unknown>>();
 
   constructor(
     private readonly contracts: ContractSet,
@@ -62,7 +66,7 @@ export class SchemaResponder {
     if (!pool) this.pools.set(key, (pool = []));
     const slot = counter % POOL_SIZE;
     if (slot >= pool.length) pool.push(this.make(result, label, slot));
-    return structuredClone(pool[slot]);
+    return copyJson(pool[slot]);
   }
 
   private make(result: SchemaAt, label: string, counter: number): unknown {
@@ -81,7 +85,9 @@ export class SchemaResponder {
   }
 
   private generate(at: SchemaAt, seed: number): unknown {
-    const root = { ...at.document.json, $ref: `#${at.pointer}` };
+    const key = `${at.document.index}#${at.pointer}`;
+    let root = this.roots.get(key);
+    if (!root) this.roots.set(key, (root = schemaClosure(at.document.json, at.pointer)));
     return generateSync(root, { seed, refDepthMax: 5, maxItems: 3, maxDefaultItems: 3, failOnInvalidTypes: false });
   }
 

@@ -1,4 +1,5 @@
 import type { SchemaNode } from './contractSet.js';
+import { copyJson } from '../jsonCopy.js';
 import { deref, isPlainObject, pickBranch, type Resolve, type SchemaObject } from './schemaBranches.js';
 
 const MAX_DEPTH = 64;
@@ -38,7 +39,7 @@ const isContainer = (value: unknown): value is object => typeof value === 'objec
 
 /** A default or const as a fresh value: only containers need copying. */
 function constantFactory(value: unknown): AbsentFactory {
-  return isContainer(value) ? () => structuredClone(value) : () => value;
+  return isContainer(value) ? () => copyJson(value) : () => value;
 }
 
 /** How a required field left out is filled, or undefined when its type has no empty value (an integer, a string). */
