@@ -14,7 +14,7 @@ import { defineConfig } from '@playwright/test';
  * order). One project for both, because a worker runs the tests of one project only: a worker that ends a self-test
  * shard goes on with a long unit file instead of a new worker starting for it.
  */
-const LONG_UNIT_FILES = ['userChecksExample', 'packedInstall', 'runnerEquivalence', 'gatedRunCli', 'reportShardMerge', 'evidenceAudit', 'budgetSlowTarget', 'statefulRuns', 'statefulGatedReplay'].map(
+const LONG_UNIT_FILES = ['userChecksExample', 'packedInstall', 'runnerEquivalence', 'gatedRunCli', 'reportShardMerge', 'evidenceAudit', 'budgetSlowTarget', 'statefulRuns', 'statefulGatedReplay', 'targetDown'].map(
   (name) => `unit/${name}.test.ts`,
 );
 export default defineConfig({

@@ -73,11 +73,11 @@ async function runOfShards(blobDirs: readonly string[]): Promise<MatrixRun> {
 const ALLURE_RESULTS = 'allure-results';
 
 /**
- * Transcripts and replay files stay in the shard that wrote them; the merged matrix links them relative to the
+ * Transcripts, replay files and attachments stay in the shard that wrote them; the merged matrix links them relative to the
  * merged folder, so each linked file is copied over. Allure results are per-test files and are pooled.
  */
 async function gatherShardFiles(dirs: readonly string[], output: string, matrix: Matrix): Promise<void> {
-  const linked = new Set(matrix.cells.flatMap((cell) => [cell.transcript, cell.replay]).filter((path): path is string => !!path));
+  const linked = new Set(matrix.cells.flatMap((cell) => [cell.transcript, cell.replay, ...(cell.attachments ?? [])]).filter((path): path is string => !!path));
   for (const path of linked) {
     const clean = normalize(path);
     if (isAbsolute(clean) || clean.startsWith(`..${sep}`) || clean === '..') continue;

@@ -20,6 +20,8 @@ export const ANNOTATION = {
   replayFile: 'contract-gate.replay-file',
   /** Relative path of the transcript written for this test. */
   transcriptFile: 'contract-gate.transcript-file',
+  /** Relative path of a file the cell attached (a screenshot, a table); one annotation per file. */
+  attachmentFile: 'contract-gate.attachment-file',
   /** Baseline reason when the cell is an expected failure. */
   baseline: 'contract-gate.baseline',
   seed: 'contract-gate.seed',

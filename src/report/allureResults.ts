@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { copyFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, extname, join } from 'node:path';
 import { AREA_TAG_PREFIX, CHECK_TAG_PREFIX, METHOD_TAG_PREFIX } from '../checks/tags.js';
 import type { CellStatus } from './matrixTypes.js';
 
@@ -23,9 +23,14 @@ export interface AllureCell {
   readonly stop: number;
   /** Absolute path of the cell's transcript, attached when present. */
   readonly transcriptPath: string | undefined;
+  /** Absolute paths of the files the cell attached (their names and types follow from the file names). */
+  readonly attachmentPaths: readonly string[];
   /** The family (spec file) that declares the cell: the Allure suite. */
   readonly suite: string;
 }
+
+/** The content types of the files cells attach, by extension. */
+const CONTENT_TYPES: Readonly<Record<string, string>> = { '.png': 'image/png', '.md': 'text/markdown', '.txt': 'text/plain', '.json': 'application/json', '.html': 'text/html' };
 
 const md5 = (text: string): string => createHash('md5').update(text).digest('hex');
 
@@ -63,6 +68,13 @@ async function writeAllureResult(resultsDir: string, cell: AllureCell, parameter
     const source = `${randomUUID()}-attachment.txt`;
     await copyFile(cell.transcriptPath, join(resultsDir, source));
     attachments.push({ name: 'rpc-transcript', source, type: 'text/plain' });
+  }
+  for (const path of cell.attachmentPaths) {
+    if (!existsSync(path)) continue;
+    const name = basename(path);
+    const source = `${randomUUID()}-attachment${extname(name)}`;
+    await copyFile(path, join(resultsDir, source));
+    attachments.push({ name, source, type: CONTENT_TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream' });
   }
   const message = cell.message ?? cell.detail;
   const result = {

@@ -30,6 +30,7 @@ export interface TestVerdict {
   detail?: string;
   transcript?: string;
   replay?: string;
+  attachments?: string[];
   evidence?: Evidence;
   attempts?: number;
 }
@@ -146,6 +147,8 @@ export function classifyTest(record: TestRecord): TestVerdict {
   const replay = note(record, ANNOTATION.replayFile);
   if (transcript) verdict.transcript = transcript;
   if (replay) verdict.replay = replay;
+  const attachments = [...new Set(record.annotations.filter((a) => a.type === ANNOTATION.attachmentFile && a.description).map((a) => a.description as string))];
+  if (attachments.length > 0) verdict.attachments = attachments;
   const evidence = evidenceFromAnnotations(record.annotations);
   if (evidence) verdict.evidence = evidence;
   const attempts = Number(note(record, ANNOTATION.attempts));
@@ -195,6 +198,7 @@ function mergeVerdict(acc: CellAccumulator, verdict: TestVerdict, current: CellS
     if (acc.cell[field] === undefined && value !== undefined) acc.cell[field] = value;
   }
   if (verdict.attempts !== undefined) acc.cell.attempts = Math.max(acc.cell.attempts ?? 0, verdict.attempts);
+  if (verdict.attachments) acc.cell.attachments = [...new Set([...(acc.cell.attachments ?? []), ...verdict.attachments])];
 }
 
 export const PARAMS_VALID_ACCEPTED = 'params.valid-accepted';

@@ -20,6 +20,8 @@ export interface MatrixCell {
   transcript?: string;
   /** Replay file, relative to the report folder; `npx contract-gate replay <file>` reproduces the failure. */
   replay?: string;
+  /** Files the cell attached (a failing browser lane's screenshot, the predicted-vs-observed table), relative to the report folder. */
+  attachments?: string[];
   /** What the cell observed (summed over the tests of the cell); absent in matrices written before it existed. */
   evidence?: Evidence;
   /** Attempts made when the cell was retried (`--retries`): 2 for a cell that failed once and then passed. */

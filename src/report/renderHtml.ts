@@ -14,6 +14,13 @@ function relativeHref(path: string): string | undefined {
   return encodeURI(path.replace(/\\/g, '/'));
 }
 
+/** A link to a file the cell attached, named by its file name. */
+function attachmentLink(file: string): string {
+  const href = relativeHref(file);
+  const name = escapeHtml(file.split(/[\\/]/).at(-1) ?? file);
+  return href ? `<a href="${escapeHtml(href)}">${name}</a>` : `<code>${name}</code>`;
+}
+
 function cellHtml(cell: MatrixCell | undefined, column: number): string {
   if (!cell) return `<td class="empty" data-col="${column}"></td>`;
   const attrs = [
@@ -57,6 +64,7 @@ function failureListHtml(matrix: Matrix): string {
     const extras = [
       cell.replay ? `<code>${escapeHtml(replayCommand(cell.replay))}</code>` : '',
       href ? `<a href="${escapeHtml(href)}">transcript</a>` : '',
+      ...(cell.attachments ?? []).map((file) => attachmentLink(file)),
     ].filter(Boolean);
     return (
       `<li><b class="s-${cell.status}">${escapeHtml(STATUS_SYMBOL[cell.status])}</b> <code>${escapeHtml(cell.method)}</code> × ` +

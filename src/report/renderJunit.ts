@@ -31,7 +31,7 @@ export function renderJunit(matrix: Matrix, suiteName = 'contract-gate'): string
       const properties = junitProperties(cell);
       const open = `    <testcase name="${escapeXml(`${subject} › ${cell.check}`)}" classname="${escapeXml(cell.check)}">${properties}`;
       const detail = escapeXml(cell.detail ?? cell.status);
-      const links = [cell.transcript && `transcript: ${cell.transcript}`, cell.replay && `replay: npx contract-gate replay ${cell.replay}`].filter(Boolean).join('\n');
+      const links = [cell.transcript && `transcript: ${cell.transcript}`, cell.replay && `replay: npx contract-gate replay ${cell.replay}`, ...(cell.attachments ?? []).map((file) => `attachment: ${file}`)].filter(Boolean).join('\n');
       if (cell.status === 'fail' || cell.status === 'stale') lines.push(open, `      <failure message="${detail}">${escapeXml(links)}</failure>`, '    </testcase>');
       else if (cell.status === 'n/a' || cell.status === 'not-run') lines.push(open, `      <skipped message="${detail}"/>`, '    </testcase>');
       else if (properties) lines.push(open, '    </testcase>');

@@ -132,6 +132,7 @@ function itemLines(cell: MatrixCell): string[] {
   if (cell.evidence) lines.push(`  - observed: ${text(describeEvidence(cell.evidence))}`);
   if (cell.replay) lines.push(`  - replay: ${code(replayCommand(cell.replay))}`);
   if (cell.transcript) lines.push(`  - transcript: ${code(cell.transcript)}`);
+  for (const file of cell.attachments ?? []) lines.push(`  - attachment: ${code(file)}`);
   return lines;
 }
 

@@ -91,7 +91,7 @@ export const RUN_OPTIONS = {
   grep: { type: regex(), help: 'only checks whose title or tags match, e.g. "@check:params\\." or "session\\.create"', commands: ['run'] },
   reportDir: {
     type: path('dir'),
-    help: 'report folder: matrix.json/.md/.html, junit.xml, allure-results/, transcripts/, replays/',
+    help: 'report folder: matrix.json/.md/.html, junit.xml, allure-results/, transcripts/, replays/, attachments/',
     commands: ['run', 'merge'],
     default: 'contract-gate-report',
   },
