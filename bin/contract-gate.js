@@ -11,3 +11,19 @@ if (!existsSync(fileURLToPath(main))) {
 }
 const { main: run } = await import(main.href);
 process.exitCode = await run(process.argv.slice(2));
+
+// The command has ended and written everything. A handle something left open (a socket still closing, a timer) must
+// not keep a CI job waiting: the event loop gets a short grace to drain, then the process ends with its exit code and
+// says what was still open.
+const EXIT_GRACE_MS = 3_000;
+setTimeout(() => {
+  // What keeps the loop alive (this timer is unref'd: never listed), less the process's own standard streams.
+  const open = process.getActiveResourcesInfo();
+  const handles = process._getActiveHandles();
+  for (const stream of [process.stdin, process.stdout, process.stderr]) {
+    const own = handles.includes(stream) ? open.indexOf(`${stream._handle?.constructor?.name}Wrap`) : -1;
+    if (own >= 0) open.splice(own, 1);
+  }
+  process.stderr.write(`contract-gate: the command ended, but ${[...new Set(open)].join(', ') || 'a pending operation'} stayed open ${EXIT_GRACE_MS / 1000} s later; exiting\n`);
+  process.exit();
+}, EXIT_GRACE_MS).unref();
