@@ -13,7 +13,7 @@ import { scratchDir } from './helpers/scratchDir.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-test('the run engine keeps what cells attach: a failing browser lane screenshot and the skew table, in the matrix, the Markdown, JUnit and Allure', async () => {
+test('the run engine keeps what cells attach: a failing browser lane screenshot (beside the pages it read) and the skew table, in the matrix, the Markdown, JUnit and Allure', async () => {
   test.setTimeout(120_000);
   const reportDir = join(scratchDir('engine-attachments'), 'report');
   const args = caseArgs({ fault: 'topology.browser-origin-refused', failing: [] }, reportDir, '@method:topology(?=\\s|$)');
@@ -22,6 +22,8 @@ test('the run engine keeps what cells attach: a failing browser lane screenshot 
 
   const lane = cell('scenario.browser-remote-lane');
   expect(lane?.status, lane?.detail).toBe('fail');
+  // A failing lane says what it saw too: the pages it read (their frames went from Chromium, not the harness).
+  expect(lane?.evidence?.answersJudged, 'pages read').toBeGreaterThan(0);
   // One screenshot per lane that broke a rule: under this fault every lane is refused.
   expect(lane?.attachments?.length).toBeGreaterThan(0);
   for (const file of lane?.attachments ?? []) expect(file).toMatch(/^attachments\/topology_scenario\.browser-remote-lane\/remote-lane-.+\.png$/);

@@ -157,7 +157,7 @@ async function judgeLanes(plan: RunPlan, lanes: Lane[], pagePath: string, testIn
   // Each page read is the page's own answer to its session.create: the frames went from Chromium, not this cell.
   const evidence = { answersJudged: shown.length };
   if (violations.length === 0) return { status: 'pass', detail: `Chromium on the remote lane: ${shown.join(' | ')}${external}`, violations, evidence };
-  return { status: 'fail', detail: `${violations[0]?.message ?? ''}${violations.length > 1 ? ` (+${violations.length - 1} more)` : ''}`, violations, context: shown };
+  return { status: 'fail', detail: `${violations[0]?.message ?? ''}${violations.length > 1 ? ` (+${violations.length - 1} more)` : ''}`, violations, context: shown, evidence };
 }
 
 /**
