@@ -17,6 +17,12 @@ import { defineConfig } from '@playwright/test';
 const LONG_UNIT_FILES = ['userChecksExample', 'packedInstall', 'runnerEquivalence', 'gatedRunCli', 'reportShardMerge', 'evidenceAudit', 'budgetSlowTarget', 'statefulRuns', 'statefulGatedReplay', 'targetDown'].map(
   (name) => `unit/${name}.test.ts`,
 );
+/**
+ * The library fixtures' own tests set worker options per file (test.use), so each file needs a worker of its own: as
+ * a project listed first they start with the run, beside the self-test, instead of three fresh workers starting for
+ * them once everything else has ended (Playwright keeps a worker on tests of its own settings while any are left).
+ */
+const LIBRARY_FILES = ['libraryExternalTarget', 'libraryFixtures', 'libraryGatedFaulty'].map((name) => `unit/${name}.test.ts`);
 export default defineConfig({
   testDir: 'test',
   fullyParallel: true,
@@ -34,7 +40,8 @@ export default defineConfig({
   // The self-test's long tests are scheduled first (selftest/ sorts before unit/), so that the unit tests fill the
   // other workers around them.
   projects: [
+    { name: 'library', testMatch: LIBRARY_FILES },
     { name: 'long', testMatch: ['selftest/**/*.test.ts', ...LONG_UNIT_FILES] },
-    { name: 'unit', testMatch: 'unit/**/*.test.ts', testIgnore: LONG_UNIT_FILES },
+    { name: 'unit', testMatch: 'unit/**/*.test.ts', testIgnore: [...LONG_UNIT_FILES, ...LIBRARY_FILES] },
   ],
 });
