@@ -20,7 +20,8 @@ const LONG_UNIT_FILES = ['userChecksExample', 'packedInstall', 'runnerEquivalenc
 /**
  * The library fixtures' own tests set worker options per file (test.use), so each file needs a worker of its own: as
  * a project listed first they start with the run, beside the self-test, instead of three fresh workers starting for
- * them once everything else has ended (Playwright keeps a worker on tests of its own settings while any are left).
+ * them once everything else has ended (within a project, Playwright deals out the tests of the common settings first
+ * and those of other worker settings after them).
  */
 const LIBRARY_FILES = ['libraryExternalTarget', 'libraryFixtures', 'libraryGatedFaulty'].map((name) => `unit/${name}.test.ts`);
 export default defineConfig({
