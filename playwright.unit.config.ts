@@ -38,8 +38,8 @@ export default defineConfig({
   outputDir: 'test-results/unit-artifacts',
   // One temporary folder for the run's tests (test/unit/helpers/scratchDir.ts), removed when the run ends.
   globalSetup: './test/scratchRoot.ts',
-  // The self-test's long tests are scheduled first (selftest/ sorts before unit/), so that the unit tests fill the
-  // other workers around them.
+  // After the library files, the self-test's long tests are scheduled first (selftest/ sorts before unit/), so that
+  // the unit tests fill the other workers around them.
   projects: [
     { name: 'library', testMatch: LIBRARY_FILES },
     { name: 'long', testMatch: ['selftest/**/*.test.ts', ...LONG_UNIT_FILES] },
