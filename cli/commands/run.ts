@@ -53,13 +53,13 @@ export async function runCommand(settings: RunSettings): Promise<number> {
 }
 
 /**
- * The run engine in this process (fixtures/inProcessRun.ts), the embedded gateways in one child process; resolves
- * as Playwright's exit code would: 0 when every cell ended as expected.
+ * The run engine in this process (fixtures/inProcessRun.ts), the preparations' embedded gateways in one child process
+ * when the run is large (`placementFor`); resolves as Playwright's exit code would: 0 when every cell ended as expected.
  */
 async function runEngine(config: RunConfig): Promise<number> {
   const [{ runInProcess }, { ProgressLines }] = await Promise.all([import('../../fixtures/inProcessRun.js'), import('../../src/report/progressLines.js')]);
   const progress = new ProgressLines(process.stdout, process.stdout.isTTY === true);
-  const { matrix } = await runInProcess(config, { placement: 'child-process', progress, fullReport: true });
+  const { matrix } = await runInProcess(config, { placement: 'by-size', progress, fullReport: true });
   return matrix.verdict === 'pass' && matrix.summary.notRun === 0 ? 0 : 1;
 }
 

@@ -2,6 +2,7 @@ import { connectionAuthFrom, ticketLoginOf } from '../client/authSettings.js';
 import type { ConnectionAuth, TicketSource } from '../client/connectionAuth.js';
 import { tokenInUrl } from '../client/targetUrl.js';
 import { HarnessError } from '../../core/index.js';
+import type { GatewayPlacement } from '../config/parallelism.js';
 import { targetIsGated } from '../config/runConfig.js';
 import type { EmbeddedGateway } from '../profile/referenceGateway.js';
 import { runToken, type RunPlan } from './runPlan.js';
@@ -37,7 +38,7 @@ function targetAuth(plan: RunPlan, token: string | undefined): Pick<Target, 'aut
 }
 
 /** Where an embedded gateway runs: in this process, or in the one child process that hosts this process's gateways. */
-export type TargetPlacement = 'this-process' | 'child-process';
+export type TargetPlacement = GatewayPlacement;
 
 export async function openTarget(plan: RunPlan, placement: TargetPlacement = 'this-process'): Promise<Target> {
   const { target } = plan.config;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parseMatrixJson } from '../../src/report/renderJson.js';
 import type { MatrixCell } from '../../src/report/matrixTypes.js';
 import { parseRunOptions, runConfigFor } from '../../cli/commands/run.js';
-import { runInProcess } from '../../fixtures/inProcessRun.js';
+import { type InProcessRunOptions, runInProcess } from '../../fixtures/inProcessRun.js';
 import { replayAction } from '../../cli/commands/replay.js';
 import { EXIT } from '../../cli/exitCodes.js';
 import { withDefaults } from '../../cli/lib/commanderOptions.js';
@@ -79,13 +79,13 @@ export async function runCase(faultCase: FaultCase | undefined, reportDir: strin
 
 /**
  * The same run in this process: the CLI's options and run configuration, the in-process runner instead of Playwright.
- * `lanes` runs that many cells at once, each lane with its own gateway (default: the run's `--workers`, as the CLI).
+ * `engine` sets the runner's own options (lanes, where the method runs' gateways run); by default, the runner's.
  */
-export async function runCaseInProcess(faultCase: FaultCase | undefined, reportDir: string, grep: string | undefined, extra: readonly string[] = [], lanes?: number): Promise<CaseRun> {
+export async function runCaseInProcess(faultCase: FaultCase | undefined, reportDir: string, grep: string | undefined, extra: readonly string[] = [], engine: InProcessRunOptions = {}): Promise<CaseRun> {
   const started = Date.now();
   rmSync(reportDir, { recursive: true, force: true });
   const config = await runConfigFor(parseRunOptions(caseArgs(faultCase, reportDir, grep, extra)));
-  const { matrix } = await runInProcess(config, lanes ? { lanes } : {});
+  const { matrix } = await runInProcess(config, engine);
   return caseRunOf(matrix.cells, { code: undefined, stdout: '', stderr: '', reportDir, elapsedMs: Date.now() - started });
 }
 

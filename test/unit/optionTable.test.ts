@@ -10,7 +10,7 @@ import { configFileSchema, runConfigSchema } from '../../src/config/configSchema
 import { createAjv } from '../../core/ajv.js';
 import { configFileOptions, fieldOf, OPTIONS, optionsOf } from '../../src/config/optionTable.js';
 import { COMMAND_NAMES, defaultText, flagOf, type OptionSpec } from '../../src/config/optionTypes.js';
-import { parallelismOf } from '../../src/config/parallelism.js';
+import { CHILD_PROCESS_FROM_METHOD_RUNS, parallelismOf, placementFor } from '../../src/config/parallelism.js';
 import { decodeRunConfig } from '../../src/config/runConfig.js';
 import { DERIVED_DEFAULTS } from '../../src/config/runSettings.js';
 
@@ -96,6 +96,16 @@ test('docs/configuration.md and docs/config.schema.json are what `npm run docs` 
   expect(readFileSync(join(REPO, 'docs', 'configuration.md'), 'utf8'), stale).toBe(renderConfigurationDocs());
   expect(JSON.parse(readFileSync(join(REPO, 'docs', 'config.schema.json'), 'utf8')), stale).toEqual(configFileSchema());
   for (const [key] of configFileOptions()) expect(renderConfigurationDocs(), key).toContain(`| \`${key}\` |`);
+});
+
+test('a run hosts its method runs\' gateways in a child process only from CHILD_PROCESS_FROM_METHOD_RUNS method runs on; a placement asked for is kept', () => {
+  expect(placementFor('by-size', 0)).toBe('this-process');
+  expect(placementFor('by-size', CHILD_PROCESS_FROM_METHOD_RUNS - 1)).toBe('this-process');
+  expect(placementFor('by-size', CHILD_PROCESS_FROM_METHOD_RUNS)).toBe('child-process');
+  expect(placementFor('by-size', 278)).toBe('child-process');
+  expect(placementFor('child-process', 1)).toBe('child-process');
+  expect(placementFor('this-process', 2_000)).toBe('this-process');
+  expect(readFileSync(join(REPO, 'cli', 'commands', 'run.ts'), 'utf8')).toContain("placement: 'by-size'");
 });
 
 test('one function splits the workers and the in-flight limit: at least one request per worker, the rate shared', () => {

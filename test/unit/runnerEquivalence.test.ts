@@ -11,9 +11,10 @@ import { loadContractSync } from '../../src/contracts/loadContract.js';
  * The run engine (`--runner in-process`, the default) and Playwright (`--runner playwright`) run the same cell
  * declarations: on the same seed they must give every cell the same status. One faulty run of the whole
  * session-lifecycle document holds them to that on both kinds of cell at once: the few the fault fails and the
- * hundreds it leaves passing or n/a. Both go through the CLI, so the engine runs as users run it (the preparations'
- * gateways in one child process). The same run is also made in this process (fixtures/inProcessRun.ts, as the
- * self-test runs its faults): it must give the CLI's answer. (A clean run of the same document exits 0 in
+ * hundreds it leaves passing or n/a. Both go through the CLI, so the engine runs as users run it (on a document this
+ * size, the method runs' gateways in its own process). The same run is also made in this process
+ * (fixtures/inProcessRun.ts, as the self-test runs its faults) with those gateways in the child process that hosts
+ * them on large documents: it must give the CLI's answer. (A clean run of the same document exits 0 in
  * `npm run test:suites`, and of the full document in the self-test.)
  */
 
@@ -51,7 +52,7 @@ test(`with the gateway fault ${FAULTY.fault} on the session-lifecycle document t
   const [engine, playwright, inProcess] = await Promise.all([
     runCase(FAULTY, join(DIR, 'engine'), undefined, ARGS),
     runCase(FAULTY, join(DIR, 'playwright'), undefined, PLAYWRIGHT),
-    runCaseInProcess(FAULTY, join(DIR, 'in-process'), undefined, ARGS),
+    runCaseInProcess(FAULTY, join(DIR, 'in-process'), undefined, ARGS, { placement: 'child-process' }),
   ]);
   expect(playwright.code, context(playwright)).toBe(1);
   expect(engine.code, context(engine)).toBe(1);
@@ -60,7 +61,7 @@ test(`with the gateway fault ${FAULTY.fault} on the session-lifecycle document t
   expect(methodCells.filter((key) => !ran.has(key)), `method cells missing from the run of ${CONTRACT}`).toEqual([]);
   expect(engine.failing).toEqual(expect.arrayContaining(FAULTY.failing.map(cellKey)));
   expect(statuses(engine)).toEqual(statuses(playwright));
-  expect(statuses(inProcess), 'in this process vs the CLI').toEqual(statuses(engine));
+  expect(statuses(inProcess), 'gateways in the child process vs in the CLI process').toEqual(statuses(engine));
   expect(engine.cells.filter((cell) => cell.status === 'pass').length, 'cells the fault leaves passing').toBeGreaterThan(300);
   for (const run of [engine, playwright, inProcess]) {
     const stateful = run.cells.filter((cell) => cell.method === '(stateful)');
