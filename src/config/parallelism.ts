@@ -26,9 +26,9 @@ export type GatewayPlacement = 'this-process' | 'child-process';
 /**
  * The fewest method runs for which a run's preparation gateways move to the child process. The child costs a process
  * start and a message round trip per gateway it starts; what it saves is the harness's heap and core, which matter
- * only on a large document. Measured on 2 cores (wall of `contract-gate run`, this process against the child):
- * session-lifecycle (33 method runs) 5.7 against 6.2 s; half the full Hermes document (132) 7.9 against 9.1 s; the
- * whole of it (278) 16.7 against 15.8 s, and 362-385 MB in one process against 283-290 MB for the largest with the
+ * only on a large document. Measured on 2 cores (wall of `contract-gate run` against the embedded gateway, this
+ * process against the child): 33 method runs 5.7 against 6.2 s; 132 runs of a 278-method document 7.9 against
+ * 9.1 s; all 278 16.7 against 15.8 s, and 362-385 MB in one process against 283-290 MB for the largest with the
  * child (the goal is 300 MB). The bound lies between the largest run measured faster here and the whole document.
  */
 export const CHILD_PROCESS_FROM_METHOD_RUNS = 150;
