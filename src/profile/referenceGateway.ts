@@ -1,4 +1,5 @@
 import type { RpcClient } from '../client/rpcClient.js';
+import type { GatewayPlacement } from '../config/parallelism.js';
 import type { RunPlan } from '../run/runPlan.js';
 
 /** A gateway the harness started itself: where it listens, and how to stop it. */
@@ -19,7 +20,7 @@ export interface ReferenceGateway {
    * Starts one for the run's documents and options (faults, older wording, gated mode, seed); `child-process`
    * starts it in a child process that hosts every gateway this process starts so (default: in this process).
    */
-  start(plan: RunPlan, placement?: 'this-process' | 'child-process'): Promise<EmbeddedGateway>;
+  start(plan: RunPlan, placement?: GatewayPlacement): Promise<EmbeddedGateway>;
   /**
    * Makes the gateway emit each of these declared event types once (the events its scripted drivers did not
    * provoke), on `client`, so that every event cell judges a real payload; returns the sessions it created.

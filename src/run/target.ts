@@ -37,10 +37,7 @@ function targetAuth(plan: RunPlan, token: string | undefined): Pick<Target, 'aut
   return { auth: connectionAuthFrom(settings, token, plan.profile), gated: targetIsGated(plan.config), tickets: undefined };
 }
 
-/** Where an embedded gateway runs: in this process, or in the one child process that hosts this process's gateways. */
-export type TargetPlacement = GatewayPlacement;
-
-export async function openTarget(plan: RunPlan, placement: TargetPlacement = 'this-process'): Promise<Target> {
+export async function openTarget(plan: RunPlan, placement: GatewayPlacement = 'this-process'): Promise<Target> {
   const { target } = plan.config;
   if (target.kind === 'external') {
     const token = runToken(plan) ?? tokenInUrl(target.url);
@@ -56,7 +53,7 @@ export async function openTarget(plan: RunPlan, placement: TargetPlacement = 'th
 /** The target, or why it could not be opened: the setup stage records the reason instead of failing. */
 export type TargetAttempt = { target: Target } | { error: string };
 
-export function attemptTarget(plan: RunPlan, placement?: TargetPlacement): Promise<TargetAttempt> {
+export function attemptTarget(plan: RunPlan, placement?: GatewayPlacement): Promise<TargetAttempt> {
   return openTarget(plan, placement).then(
     (target): TargetAttempt => ({ target }),
     (error: unknown): TargetAttempt => ({ error: `the target could not be opened: ${error instanceof Error ? error.message : String(error)}` }),
