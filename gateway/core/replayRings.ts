@@ -108,14 +108,15 @@ export class ReplayRings {
     let first = retained.length;
     while (first > 0 && (retained[first - 1] as RetainedEvent).seq > lastSeen) first -= 1;
     const events: Record<string, unknown>[] = [];
-    const texts: string[] = [];
+    let text = '[';
     for (let i = first; i < retained.length; i++) {
       const event = retained[i] as RetainedEvent;
       events.push(event.params);
-      texts.push(event.json);
+      text += (i === first ? '' : ',') + event.json;
     }
-    // Neither the list nor its events change after this: a result carrying the list is written around its text.
-    this.texts?.remember(events, `[${texts.join(',')}]`);
+    // Neither the list nor its events change after this: a result carrying the list is written around its text
+    // (linked by `+`, not copied by a join: see serialisedTexts.ts).
+    this.texts?.remember(events, text + ']');
     const truncated = lastSeen < cursor.evictedThrough || lastSeen > cursor.latestSeq;
     return { events, latest_seq: cursor.latestSeq, truncated, count: events.length };
   }

@@ -18,12 +18,7 @@ export class SerialisedTexts {
   stringifyFrame(frame: Record<string, unknown>): string {
     const result = frame['result'];
     if (!this.carriesRemembered(result)) return JSON.stringify(frame);
-    const members: string[] = [];
-    for (const key of Object.keys(frame)) {
-      const text = key === 'result' ? this.stringifyResult(result as Record<string, unknown>) : JSON.stringify(frame[key]);
-      if (text !== undefined) members.push(`${JSON.stringify(key)}:${text}`);
-    }
-    return `{${members.join(',')}}`;
+    return writeMembers(frame, (key, value) => (key === 'result' ? this.stringifyResult(result as Record<string, unknown>) : JSON.stringify(value)));
   }
 
   private carriesRemembered(result: unknown): boolean {
@@ -36,14 +31,23 @@ export class SerialisedTexts {
   }
 
   private stringifyResult(result: Record<string, unknown>): string {
-    const members: string[] = [];
-    for (const key of Object.keys(result)) {
-      const value = result[key];
-      const text = (typeof value === 'object' && value !== null ? this.texts.get(value) : undefined) ?? JSON.stringify(value);
-      if (text !== undefined) members.push(`${JSON.stringify(key)}:${text}`);
-    }
-    return `{${members.join(',')}}`;
+    return writeMembers(result, (_key, value) => (typeof value === 'object' && value !== null ? this.texts.get(value) : undefined) ?? JSON.stringify(value));
   }
+}
+
+/**
+ * `{"key":text,…}` for the members whose text is defined (JSON.stringify leaves out undefined ones). Joined with `+`,
+ * not an array's join: V8 then links the parts (a large remembered text included) instead of copying each of them
+ * into a new string at every level, and the whole is copied once, when the socket writes it.
+ */
+function writeMembers(object: Record<string, unknown>, textOf: (key: string, value: unknown) => string | undefined): string {
+  let written = '{';
+  for (const key of Object.keys(object)) {
+    const text = textOf(key, object[key]);
+    if (text === undefined) continue;
+    written += (written.length === 1 ? '' : ',') + JSON.stringify(key) + ':' + text;
+  }
+  return written + '}';
 }
 
 /** An object JSON.stringify writes member by member (no toJSON, no boxed primitive, no class instance). */

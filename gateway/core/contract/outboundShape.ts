@@ -11,28 +11,37 @@ const MAX_DEPTH = 64;
  */
 type Shaper = (value: unknown, depth: number) => unknown;
 
+/** True when the shaper would give the value back as it is; allocates nothing (no member is shaped to find out). */
+type Fits = (value: unknown, depth: number) => boolean;
+
+/** The shaper of a schema node and its check. */
+interface Plan {
+  readonly shape: Shaper;
+  readonly fits: Fits;
+}
+
 /** The value a required field gets when the producer left it out, made fresh at each call. */
 type AbsentFactory = (depth: number) => unknown;
 
-const identity: Shaper = (value) => value;
+const IDENTITY: Plan = { shape: (value) => value, fits: () => true };
 
-const compiled = new WeakMap<Resolve, WeakMap<SchemaObject, Shaper>>();
+const compiled = new WeakMap<Resolve, WeakMap<SchemaObject, Plan>>();
 
-/** The shaper of `raw` in the document `resolve` reads: compiled on first use, children compiled when first reached. */
-function shaperOf(raw: SchemaNode, resolve: Resolve): Shaper {
-  if (typeof raw === 'boolean') return identity;
+/** The plan of `raw` in the document `resolve` reads: compiled on first use, children compiled when first reached. */
+function planOf(raw: SchemaNode, resolve: Resolve): Plan {
+  if (typeof raw === 'boolean') return IDENTITY;
   let byNode = compiled.get(resolve);
   if (!byNode) compiled.set(resolve, (byNode = new WeakMap()));
-  let shaper = byNode.get(raw);
+  let plan = byNode.get(raw);
   // Compiling never reaches a child (children compile when first visited), so a recursive schema cannot loop here.
-  if (!shaper) byNode.set(raw, (shaper = compile(deref(raw, resolve), resolve)));
-  return shaper;
+  if (!plan) byNode.set(raw, (plan = compile(deref(raw, resolve), resolve)));
+  return plan;
 }
 
-/** A child's shaper, compiled when the child is first reached (never for parts of a schema no value visits). */
-function lazyShaper(raw: SchemaNode, resolve: Resolve): Shaper {
-  let shaper: Shaper | undefined;
-  return (value, depth) => (shaper ??= shaperOf(raw, resolve))(value, depth);
+/** A child's plan, compiled when the child is first reached (never for parts of a schema no value visits). */
+function lazyPlan(raw: SchemaNode, resolve: Resolve): Plan {
+  let plan: Plan | undefined;
+  return { shape: (value, depth) => (plan ??= planOf(raw, resolve)).shape(value, depth), fits: (value, depth) => (plan ??= planOf(raw, resolve)).fits(value, depth) };
 }
 
 const isContainer = (value: unknown): value is object => typeof value === 'object' && value !== null;
@@ -57,8 +66,8 @@ function absentFactory(raw: SchemaNode, resolve: Resolve): AbsentFactory | undef
   const type = node['type'];
   if (type === 'array') return () => [];
   if (type === 'object' || 'properties' in node) {
-    const shaper = lazyShaper(node, resolve);
-    return (depth) => shaper({}, depth + 1);
+    const plan = lazyPlan(node, resolve);
+    return (depth) => plan.shape({}, depth + 1);
   }
   return undefined;
 }
@@ -70,28 +79,37 @@ export function absentValue(raw: SchemaNode, resolve: Resolve, depth = 0): unkno
 
 interface PropertyPlan {
   readonly name: string;
-  readonly shaper: Shaper;
+  readonly plan: Plan;
   /** Set for a required property whose absence shaping fills. */
   readonly absent: AbsentFactory | undefined;
 }
 
 /** Shapes a member: scalars are given back without a call. */
-const member = (shaper: Shaper, value: unknown, depth: number): unknown => (isContainer(value) ? shaper(value, depth) : value);
+const member = (plan: Plan, value: unknown, depth: number): unknown => (isContainer(value) ? plan.shape(value, depth) : value);
 
-function compileObject(node: SchemaObject, resolve: Resolve): (value: Record<string, unknown>, depth: number) => Record<string, unknown> {
+/** True when shaping a member gives it back as it is. */
+const memberFits = (plan: Plan, value: unknown, depth: number): boolean => !isContainer(value) || plan.fits(value, depth);
+
+interface ObjectPlan {
+  readonly shape: (value: Record<string, unknown>, depth: number) => Record<string, unknown>;
+  readonly fits: (value: Record<string, unknown>, depth: number) => boolean;
+}
+
+function compileObject(node: SchemaObject, resolve: Resolve): ObjectPlan {
   const entries = isPlainObject(node['properties']) ? Object.entries(node['properties'] as Record<string, SchemaNode>) : [];
   const required = new Set(Array.isArray(node['required']) ? (node['required'] as string[]) : []);
-  const properties: PropertyPlan[] = entries.map(([name, schema]) => ({ name, shaper: lazyShaper(schema, resolve), absent: required.has(name) ? absentFactory(schema, resolve) : undefined }));
+  const properties: PropertyPlan[] = entries.map(([name, schema]) => ({ name, plan: lazyPlan(schema, resolve), absent: required.has(name) ? absentFactory(schema, resolve) : undefined }));
   const declared = new Map(properties.map((property, index) => [property.name, index]));
   const fillable = properties.filter((property) => property.absent !== undefined);
   const additional = node['additionalProperties'];
   const closed = additional === false;
-  const extraShaper = isPlainObject(additional) ? lazyShaper(additional as SchemaNode, resolve) : undefined;
+  const extraPlan = isPlainObject(additional) ? lazyPlan(additional as SchemaNode, resolve) : undefined;
 
   /**
    * True when shaping would give `value` back unchanged: declared keys in declaration order before any extra, every
-   * member already shaped, no extra a closed model drops, no required field to fill. Allocates nothing and stops at
-   * the first difference: a value the gateway already fitted (a replayed event, a stored row) passes as it is.
+   * member already shaped, no extra a closed model drops, no required field to fill. Allocates nothing (members are
+   * checked, not shaped) and stops at the first difference: a value the gateway already fitted (a replayed event, a
+   * stored row) passes as it is.
    */
   const names = properties.map((property) => property.name);
   const alreadyShaped = (value: Record<string, unknown>, depth: number): boolean => {
@@ -107,12 +125,12 @@ function compileObject(node: SchemaObject, resolve: Resolve): (value: Record<str
         if (inExtras || index < lastDeclared) return false;
         lastDeclared = index;
         seen += 1;
-        if (member((properties[index] as PropertyPlan).shaper, item, depth + 1) !== item) return false;
+        if (!memberFits((properties[index] as PropertyPlan).plan, item, depth + 1)) return false;
         continue;
       }
       if (closed) return false;
       inExtras = true;
-      if (extraShaper && member(extraShaper, item, depth + 1) !== item) return false;
+      if (extraPlan && !memberFits(extraPlan, item, depth + 1)) return false;
     }
     if (seen === properties.length) return true;
     for (const property of fillable) if (!Object.hasOwn(value, property.name)) return false;
@@ -120,17 +138,18 @@ function compileObject(node: SchemaObject, resolve: Resolve): (value: Record<str
   };
   const build = declaredPartBuilder(properties);
 
-  return (value, depth) => {
+  const shape = (value: Record<string, unknown>, depth: number): Record<string, unknown> => {
     if (alreadyShaped(value, depth)) return value;
     // Declaration order first, as Pydantic serialises a model; then the extras an open model keeps.
     const shaped = build(value, depth);
     if (closed) return shaped;
     for (const key in value) {
       if (!Object.hasOwn(value, key) || declared.has(key)) continue;
-      shaped[key] = extraShaper ? member(extraShaper, value[key], depth + 1) : value[key];
+      shaped[key] = extraPlan ? member(extraPlan, value[key], depth + 1) : value[key];
     }
     return shaped;
   };
+  return { shape, fits: alreadyShaped };
 }
 
 type DeclaredPartBuilder = (value: Record<string, unknown>, depth: number) => Record<string, unknown>;
@@ -147,7 +166,7 @@ function declaredPartBuilder(properties: readonly PropertyPlan[]): DeclaredPartB
     return (value, depth) => {
       const shaped: Record<string, unknown> = {};
       for (const property of properties) {
-        if (Object.hasOwn(value, property.name)) shaped[property.name] = member(property.shaper, value[property.name], depth + 1);
+        if (Object.hasOwn(value, property.name)) shaped[property.name] = member(property.plan, value[property.name], depth + 1);
         else if (property.absent) shaped[property.name] = property.absent(depth);
       }
       return shaped;
@@ -155,7 +174,7 @@ function declaredPartBuilder(properties: readonly PropertyPlan[]): DeclaredPartB
   }
   const lines = properties.map((property, index) => {
     const name = JSON.stringify(property.name);
-    const sent = `if (hasOwn(value, ${name})) shaped[${name}] = member(plans[${index}].shaper, value[${name}], depth + 1);`;
+    const sent = `if (hasOwn(value, ${name})) shaped[${name}] = member(plans[${index}].plan, value[${name}], depth + 1);`;
     return property.absent ? `${sent} else shaped[${name}] = plans[${index}].absent(depth);` : sent;
   });
   const factory = new Function('plans', 'member', 'hasOwn', `return function build(value, depth) {\n  const shaped = {};\n  ${lines.join('\n  ')}\n  return shaped;\n};`) as (
@@ -166,14 +185,19 @@ function declaredPartBuilder(properties: readonly PropertyPlan[]): DeclaredPartB
   return factory(properties, member, Object.hasOwn);
 }
 
-/** The array itself when every item comes out of shaping unchanged, else a shaped copy. */
-function compileItems(schema: SchemaNode, resolve: Resolve): (items: unknown[], depth: number) => unknown[] {
-  const item = lazyShaper(schema, resolve);
-  return (items, depth) => {
-    let index = 0;
-    while (index < items.length && member(item, items[index], depth + 1) === items[index]) index += 1;
-    return index === items.length ? items : items.map((each) => member(item, each, depth + 1));
+interface ItemsPlan {
+  /** The array itself when every item comes out of shaping unchanged, else a shaped copy. */
+  readonly shape: (items: unknown[], depth: number) => unknown[];
+  readonly fits: (items: unknown[], depth: number) => boolean;
+}
+
+function compileItems(schema: SchemaNode, resolve: Resolve): ItemsPlan {
+  const item = lazyPlan(schema, resolve);
+  const fits = (items: unknown[], depth: number): boolean => {
+    for (const each of items) if (!memberFits(item, each, depth + 1)) return false;
+    return true;
   };
+  return { fits, shape: (items, depth) => (fits(items, depth) ? items : items.map((each) => member(item, each, depth + 1))) };
 }
 
 const inertNodes = new WeakMap<Resolve, WeakMap<SchemaObject, boolean>>();
@@ -213,33 +237,55 @@ function inert(raw: SchemaNode, resolve: Resolve, visiting: Set<SchemaObject> = 
   return result;
 }
 
-function compile(node: SchemaNode, resolve: Resolve): Shaper {
-  if (typeof node === 'boolean' || inert(node, resolve)) return identity;
+/** A value shaping gives back untouched whatever the schema: a scalar, or a container nested too deep. */
+const untouched = (value: unknown, depth: number): boolean => !isContainer(value) || depth > MAX_DEPTH;
+
+function compile(node: SchemaNode, resolve: Resolve): Plan {
+  if (typeof node === 'boolean' || inert(node, resolve)) return IDENTITY;
   for (const combinator of ['anyOf', 'oneOf'] as const) {
     const branches = node[combinator];
     if (!Array.isArray(branches)) continue;
-    return (value, depth) => {
-      if (!isContainer(value) || depth > MAX_DEPTH) return value;
-      const branch = pickBranch(value, branches as SchemaNode[], resolve);
-      return branch === undefined ? value : shaperOf(branch, resolve)(value, depth + 1);
+    const branchOf = (value: unknown): SchemaNode | undefined => pickBranch(value, branches as SchemaNode[], resolve);
+    return {
+      shape: (value, depth) => {
+        if (untouched(value, depth)) return value;
+        const branch = branchOf(value);
+        return branch === undefined ? value : planOf(branch, resolve).shape(value, depth + 1);
+      },
+      fits: (value, depth) => {
+        if (untouched(value, depth)) return true;
+        const branch = branchOf(value);
+        return branch === undefined || planOf(branch, resolve).fits(value, depth + 1);
+      },
     };
   }
   if (Array.isArray(node['allOf'])) {
-    const parts = (node['allOf'] as SchemaNode[]).map((part) => lazyShaper(part, resolve));
-    return (value, depth) => {
-      if (!isContainer(value) || depth > MAX_DEPTH) return value;
-      let current: unknown = value;
-      for (const part of parts) current = part(current, depth + 1);
-      return current;
+    const parts = (node['allOf'] as SchemaNode[]).map((part) => lazyPlan(part, resolve));
+    return {
+      shape: (value, depth) => {
+        if (untouched(value, depth)) return value;
+        let current: unknown = value;
+        for (const part of parts) current = part.shape(current, depth + 1);
+        return current;
+      },
+      // A part that changes a value gives a new object, which no later part turns back into the value itself.
+      fits: (value, depth) => untouched(value, depth) || parts.every((part) => part.fits(value, depth + 1)),
     };
   }
   const object = 'properties' in node || 'additionalProperties' in node || node['type'] === 'object' ? compileObject(node, resolve) : undefined;
   const items = node['items'] !== undefined && !Array.isArray(node['items']) ? compileItems(node['items'] as SchemaNode, resolve) : undefined;
-  if (!object && !items) return identity;
-  return (value, depth) => {
-    if (!isContainer(value) || depth > MAX_DEPTH) return value;
-    if (Array.isArray(value)) return items ? items(value, depth) : value;
-    return object ? object(value as Record<string, unknown>, depth) : value;
+  if (!object && !items) return IDENTITY;
+  return {
+    shape: (value, depth) => {
+      if (untouched(value, depth)) return value;
+      if (Array.isArray(value)) return items ? items.shape(value, depth) : value;
+      return object ? object.shape(value as Record<string, unknown>, depth) : value;
+    },
+    fits: (value, depth) => {
+      if (untouched(value, depth)) return true;
+      if (Array.isArray(value)) return items ? items.fits(value, depth) : true;
+      return object ? object.fits(value as Record<string, unknown>, depth) : true;
+    },
   };
 }
 
@@ -251,6 +297,6 @@ function compile(node: SchemaNode, resolve: Resolve): Shaper {
  * both a narrow document (few required fields) and the full one (every serialised field required).
  */
 export function shape(value: unknown, raw: SchemaNode, resolve: Resolve, depth = 0): unknown {
-  if (!isContainer(value) || depth > MAX_DEPTH) return value;
-  return shaperOf(raw, resolve)(value, depth);
+  if (untouched(value, depth)) return value;
+  return planOf(raw, resolve).shape(value, depth);
 }
