@@ -86,23 +86,38 @@ const ORACLE_SCHEMAS: SchemaNode[] = [
   { type: 'array', items: { $ref: '#/$defs/Alias' } },
   true,
 ];
+/** Combinators below a container: their plans are asked whether a member fits before anything is shaped. */
+const NESTED_COMBINATORS: SchemaNode[] = [
+  { type: 'array', items: { allOf: [{ $ref: '#/$defs/Kind' }, { properties: { extra: { type: 'string' } } }] } },
+  { type: 'object', properties: { a: { oneOf: [{ $ref: '#/$defs/Other' }, { $ref: '#/$defs/Kind' }] } } },
+  { type: 'object', properties: { a: { anyOf: [{ $ref: '#/$defs/Kind' }, { type: 'null' }] } } },
+];
 const anyJson = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: 'small' }, fc.constantFrom('k', 'o', 'x', 1, null, true), fc.array(tie('value'), { maxLength: 3 }), tie('object')),
   object: fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd', 'id', 'tags', 'kind', 'n', 'list', 'opt', 'label', 'children', 'meta', 'deep', 'x', 'obj', 'arr', 'alias', 'extra', 'z'), tie('value'), { maxKeys: 6 }),
 })).value;
 
+/** The compiled shaper gives what the interpretive one gives, and the same reference exactly where that one changed nothing. */
+function expectOracle(schema: SchemaNode, input: unknown): void {
+  const expected = interpretiveShape(structuredClone(input), schema, oracleResolve);
+  const out = shape(input, schema, oracleResolve);
+  expectIs(JSON.stringify(out), JSON.stringify(expected));
+  expectIs(out === input, JSON.stringify(expected) === JSON.stringify(input) && interpretiveShape(input, schema, oracleResolve) === input);
+}
+
 test('the compiled shaper gives what the interpretive one gives, on every schema shape and any JSON value', () => {
   fc.assert(
-    fc.property(fc.constantFrom(...ORACLE_SCHEMAS.keys()), anyJson, (index, input) => {
-      const schema = ORACLE_SCHEMAS[index] as SchemaNode;
-      const expected = interpretiveShape(structuredClone(input), schema, oracleResolve);
-      const out = shape(input, schema, oracleResolve);
-      expectIs(JSON.stringify(out), JSON.stringify(expected));
-      // Same reference exactly where the interpretive shaper found nothing to change.
-      expectIs(out === input, JSON.stringify(expected) === JSON.stringify(input) && interpretiveShape(input, schema, oracleResolve) === input);
-    }),
+    fc.property(fc.constantFrom(...ORACLE_SCHEMAS.keys()), anyJson, (index, input) => expectOracle(ORACLE_SCHEMAS[index] as SchemaNode, input)),
     { numRuns: 500 },
   );
+});
+
+test('a combinator below an object or an array shapes its members as the interpretive shaper does', () => {
+  const member = fc.oneof(anyJson, fc.constantFrom<unknown>({ kind: 'k', n: 1 }, { n: 1, kind: 'k' }, { kind: 'o', list: [], opt: null }));
+  const inputs = [fc.array(member, { maxLength: 3 }), fc.record({ a: member }, { requiredKeys: [] })];
+  for (const schema of NESTED_COMBINATORS) {
+    fc.assert(fc.property(fc.oneof(...inputs), (input) => expectOracle(schema, input)), { numRuns: 150 });
+  }
 });
 
 test('a deeply recursive value is cut at the nesting limit as before, and a fresh default is never shared', () => {
