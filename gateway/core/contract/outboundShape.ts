@@ -41,7 +41,8 @@ function planOf(raw: SchemaNode, resolve: Resolve): Plan {
 /** A child's plan, compiled when the child is first reached (never for parts of a schema no value visits). */
 function lazyPlan(raw: SchemaNode, resolve: Resolve): Plan {
   let plan: Plan | undefined;
-  return { shape: (value, depth) => (plan ??= planOf(raw, resolve)).shape(value, depth), fits: (value, depth) => (plan ??= planOf(raw, resolve)).fits(value, depth) };
+  const resolved = (): Plan => (plan ??= planOf(raw, resolve));
+  return { shape: (value, depth) => resolved().shape(value, depth), fits: (value, depth) => resolved().fits(value, depth) };
 }
 
 const isContainer = (value: unknown): value is object => typeof value === 'object' && value !== null;
