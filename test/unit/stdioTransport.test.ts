@@ -57,7 +57,8 @@ test('a child killed by a signal names the signal; terminate() kills the child',
   expect(exchange.failure?.closeCode).toBe(137);
 
   const dropped = await connect();
-  const pending = dropped.call('never.answered', {}, { timeoutMs: 30_000 });
+  // A method the server never answers: an unknown one is answered -32601 at once, which can beat the kill.
+  const pending = dropped.call('hang', {}, { timeoutMs: 30_000 });
   dropped.terminate();
   expect((await pending).failure?.closeReason).toBe('signal SIGKILL');
 });

@@ -45,6 +45,9 @@ function onRequest(request) {
       return process.exit(3);
     case 'kill-self':
       return process.kill(process.pid, 'SIGKILL');
+    case 'hang':
+      // Never answered: what settles the request is the client's timeout or the process ending.
+      return undefined;
     case 'huge':
       return send({ jsonrpc: '2.0', id, result: 'x'.repeat(params.bytes) });
     case 'env':
