@@ -10,6 +10,6 @@ export const EXIT = {
    * finding, a reproduced failure for replay).
    */
   FAILED: 1,
-  /** Usage or harness error: bad arguments, target unreachable, contract invalid. */
+  /** Usage or harness error: bad arguments, target unreachable, contract invalid, a `--grep` that selects no check. */
   USAGE: 2,
 } as const;

@@ -41,6 +41,11 @@ export function runConfigFor(settings: RunSettings): Promise<RunConfig> {
 
 export async function runCommand(settings: RunSettings): Promise<number> {
   const config = await runConfigFor(settings);
+  const unmatched = config.grep === undefined ? undefined : await grepSelectsNothing(config);
+  if (unmatched) {
+    process.stderr.write(`contract-gate: ${unmatched}\n`);
+    return EXIT.USAGE;
+  }
   const { reportDir, seed } = config;
   mkdirSync(reportDir, { recursive: true });
   for (const entry of GENERATED) rmSync(join(reportDir, entry), { recursive: true, force: true });
@@ -50,6 +55,17 @@ export async function runCommand(settings: RunSettings): Promise<number> {
   const exitCode = verdictOf(reportDir, runnerExit);
   if (settings.baseline) warnUnmatchedBaseline(settings.baseline, reportDir);
   return exitCode;
+}
+
+/**
+ * What is wrong with a `--grep` that selects no cell of the run (on any shard), or undefined: such a run would judge
+ * nothing and read as a pass.
+ */
+async function grepSelectsNothing(config: RunConfig): Promise<string | undefined> {
+  const [{ planFor }, { grepSelection }] = await Promise.all([import('../../fixtures/runPlan.js'), import('../../fixtures/cellCatalogue.js')]);
+  const { selected, total } = grepSelection(planFor(config));
+  if (selected > 0) return undefined;
+  return `--grep ${config.grep} selects none of the ${total} checks of this run, so nothing would be judged. It is matched against each check's title ("subject › check", e.g. "session.create › params.valid-accepted") and tags (@method:<subject> @check:<check> @area:<area>); docs/checks.md lists the checks`;
 }
 
 /**

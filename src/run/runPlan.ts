@@ -26,7 +26,9 @@ export interface RunPlan {
   readonly selects: CellSelector;
   /** Whether a group of cells (a method, a scenario family, the events) belongs to this run's shard. */
   readonly inShard: (group: string) => boolean;
-  /** Whether this run declares a cell: its group is in the shard and its title or tags match `--grep`. */
+  /** Whether a cell's title or tags match `--grep` (every cell without one), whichever shard holds it. */
+  readonly matchesGrep: (cell: { subject: string; check: CheckId }) => boolean;
+  /** Whether this run declares a cell: its group is in the shard and it matches `--grep`. */
   readonly isSelected: (cell: { subject: string; check: CheckId; group: string }) => boolean;
   /** Where the setup stage leaves method runs and the event sample for the cells. */
   readonly workDir: string;
@@ -68,6 +70,7 @@ export function buildPlan(config: RunConfig, resolveProfile: ProfileResolver): R
   const profile = resolveProfile(config.profile, contracts[0]);
   const checks = GENERIC_CATALOGUE.with(profile.checks);
   const selects = cellSelector(config);
+  const matchesGrep = (cell: { subject: string; check: CheckId }): boolean => selects(cellTitle(cell.subject, cell.check), cellTags(cell.subject, cell.check, checks.get(cell.check).area));
   return {
     config,
     contracts,
@@ -79,7 +82,8 @@ export function buildPlan(config: RunConfig, resolveProfile: ProfileResolver): R
     baseline: baselineIndex(config.baseline ? parseBaseline(readFileSync(config.baseline, 'utf8'), config.baseline, (id) => checks.has(id)) : []),
     selects,
     inShard: (group) => inShard(config.shard, group),
-    isSelected: (cell) => inShard(config.shard, cell.group) && selects(cellTitle(cell.subject, cell.check), cellTags(cell.subject, cell.check, checks.get(cell.check).area)),
+    matchesGrep,
+    isSelected: (cell) => inShard(config.shard, cell.group) && matchesGrep(cell),
     workDir: join(config.reportDir, 'test-output', 'work'),
   };
 }

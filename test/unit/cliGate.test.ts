@@ -104,3 +104,17 @@ test('usage errors exit 2 with a message naming the problem', async () => {
   expect(unreachable.code).toBe(2);
   expect(unreachable.stderr).toContain('GATEWAY_UNREACHABLE');
 });
+
+test('a --grep that selects no check is a usage error (exit 2) with either runner, before anything runs; a shard it leaves empty is not', async () => {
+  for (const runner of ['in-process', 'playwright']) {
+    const reportDir = tmp();
+    const run = await runCli(['run', ...SLICE, '--runner', runner, '--grep', '@check:params\\.valid-acepted', '--report-dir', reportDir]);
+    expect(run.code, `${runner}: ${run.stdout}${run.stderr}`).toBe(2);
+    expect(run.stderr).toContain('--grep @check:params\\.valid-acepted selects none of the 373 checks of this run');
+    expect(readdirSync(reportDir), `${runner}: nothing ran`).toEqual([]);
+  }
+  // One method's checks land on one shard of two; the other shard declares none of them and has nothing to judge.
+  const shards = await Promise.all(['1/2', '2/2'].map((shard) => runCli(['run', ...SLICE, '--grep', '@method:session\\.list(?=\\s|$)', '--shard', shard, '--seed', '1', '--report-dir', tmp()])));
+  expect(shards.map((shard) => shard.code)).toEqual([0, 0]);
+  expect(shards.map((shard) => /PASS — (\d+) pass/.exec(shard.stdout)?.[1]).sort()).toEqual(['0', '9']);
+});

@@ -89,7 +89,7 @@ export const RUN_OPTIONS = {
     defaultFrom: { text: 'none: every method gets --runs', by: 'unset' },
     field: 'budgetMs',
   },
-  grep: { type: regex(), help: 'only checks whose title or tags match, e.g. "@check:params\\." or "session\\.create"', commands: ['run'] },
+  grep: { type: regex(), help: 'only checks whose title or tags match, e.g. "@check:params\\." or "session\\.create"; one that matches no check is a usage error (exit 2)', commands: ['run'] },
   reportDir: {
     type: path('dir'),
     help: 'report folder: matrix.json/.md/.html, junit.xml, allure-results/, transcripts/, replays/, attachments/',
