@@ -3,6 +3,8 @@ import fc from 'fast-check';
 import { readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadContractSync, SchemaValidators } from '../../src/contracts/index.js';
+import { openRpcMetaValidator, validateOpenRpcDocument } from '../../src/contracts/metaSchema.js';
+import { readFileSync } from 'node:fs';
 import type { Contract } from '../../src/contracts/index.js';
 import { pruneValidatorCache, validatorCacheDir, validatorCacheLimit } from '../../core/validatorCache.js';
 import { schemaCheckFor } from '../../fuzz/schemaCheck.js';
@@ -31,6 +33,10 @@ function withCache<T>(dir: string | 'off', work: () => T, maxMb?: number): T {
     }
   }
 }
+
+// Each process validates documents with one meta-schema validator, made at its first use: made here, with the cache
+// off, it writes no entry into the folders of the tests below, which count what their schemas wrote.
+withCache('off', () => validateOpenRpcDocument({}));
 
 /** Runs `work` with a new cache folder of its own, removed after. */
 function inScratchCache(work: (dir: string) => void): void {
@@ -92,6 +98,28 @@ test('property: a validator loaded from the cache gives the verdict and the erro
       );
       expect(disagreements, `${path}: cached and fresh validators disagree`).toEqual([]);
     }
+  });
+});
+
+test('the OpenRPC meta-schema validator comes from the cache after the first run, with the verdicts and errors of one compiled afresh', () => {
+  inScratchCache((dir) => {
+    const cold = withCache(dir, openRpcMetaValidator);
+    expect(readdirSync(dir).filter((name) => name.endsWith('.cjs')), 'the first run stores it').toHaveLength(1);
+    const warm = withCache(dir, openRpcMetaValidator);
+    const fresh = withCache('off', openRpcMetaValidator);
+    // With the cache on, a compiled validator keeps its source (ajv's code.source, for the file); a loaded one has none.
+    expect([cold, warm].map((validate) => validate.source === undefined), 'compiled, then loaded').toEqual([false, true]);
+    const documents = DOCUMENTS.map((path) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>);
+    const broken = documents.flatMap((document) => [
+      { ...document, openrpc: 7 },
+      { ...document, methods: [{ name: 'x' }] },
+      { ...document, info: { title: 'no version' } },
+      { ...document, methods: [{ name: 'x', params: [{ name: 'p', schema: { type: 'nope' } }], result: { name: 'r', schema: {} } }] },
+    ]);
+    const verdict = (validate: typeof cold, document: unknown) => (validate(document) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.keyword} ${error.message ?? ''}`));
+    for (const document of [...documents, ...broken]) expect(verdict(warm, document)).toEqual(verdict(fresh, document));
+    expect(documents.map((document) => verdict(warm, document))).toEqual([[], []]);
+    expect(broken.every((document) => verdict(warm, document).length > 0), 'each broken document is refused').toBe(true);
   });
 });
 
