@@ -186,3 +186,18 @@ export function cachingAjv(owner: string, options: Options & { code: CodeOptions
   const code = cache ? { ...options.code, source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } : options.code;
   return { ajv: createAjv({ ...options, code }), cache };
 }
+
+/**
+ * The validator of one schema that does not change between runs (a meta-schema, the run configuration's schema): from
+ * the cache when a run has compiled it before, else compiled (with `others` registered for its `$ref`s) and stored.
+ */
+export function cachedValidator(owner: string, options: Options & { code: CodeOptions }, schema: object, others: readonly object[] = []): ValidateFunction {
+  const text = JSON.stringify(schema);
+  const { ajv, cache } = cachingAjv(owner, options, contentDigest([text, others]));
+  const cached = cache?.load(text);
+  if (cached) return cached;
+  for (const other of others) ajv.addSchema(other);
+  const validate = ajv.compile(schema);
+  cache?.store(text, ajv, validate);
+  return validate;
+}

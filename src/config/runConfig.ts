@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv';
-import { createAjv } from '../../core/ajv.js';
+import { cachedValidator } from '../../core/validatorCache.js';
 import { HarnessError } from '../../core/index.js';
 import type { AuthSettings } from '../client/authSettings.js';
 import { decodeAuthSettings } from './authSettingsCodec.js';
@@ -59,7 +59,7 @@ export function decodeRunConfig(text: string, origin: string): RunConfig {
     throw new HarnessError('USAGE', `run configuration ${origin} is not JSON: ${(error as Error).message}`);
   }
   // The project's own schema (checked against draft-07 in its tests), run once: not checked again here.
-  const validate = (validator ??= createAjv({ useDefaults: true, allErrors: false, validateSchema: false, code: { optimize: false } }).compile(runConfigSchema()));
+  const validate = (validator ??= cachedValidator('run-config', { useDefaults: true, allErrors: false, validateSchema: false, code: { optimize: false } }, runConfigSchema()));
   if (!validate(raw)) {
     const error = validate.errors?.[0];
     const where = error?.instancePath ? error.instancePath.slice(1).replaceAll('/', '.') : 'the file';

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { cachingAjv, contentDigest } from '../../core/validatorCache.js';
+import { cachedValidator } from '../../core/validatorCache.js';
 
 const require = createRequire(import.meta.url);
 
@@ -27,14 +27,7 @@ export function openRpcMetaValidator(): ValidateFunction {
   // Server urls are templates ("http://${host}:${port}/") in real documents, which format "uri" refuses; formats in
   // the meta-schema only describe metadata, so they are not enforced. The meta-schemas are the packages' own and
   // validate one document each: neither checked against draft-07 nor optimised.
-  const { ajv, cache } = cachingAjv('meta-schema', { validateFormats: false, validateSchema: false, code: { optimize: false } }, contentDigest([tools, openRpc]));
-  const text = JSON.stringify(openRpc);
-  const cached = cache?.load(text);
-  if (cached) return cached;
-  ajv.addSchema(tools);
-  const validate = ajv.compile(openRpc);
-  cache?.store(text, ajv, validate);
-  return validate;
+  return cachedValidator('meta-schema', { validateFormats: false, validateSchema: false, code: { optimize: false } }, openRpc, [tools]);
 }
 
 /** Validates a document against the OpenRPC meta-schema, compiled (or loaded) once per process. */

@@ -6,7 +6,8 @@ import { loadContractSync, SchemaValidators } from '../../src/contracts/index.js
 import { openRpcMetaValidator, validateOpenRpcDocument } from '../../src/contracts/metaSchema.js';
 import { readFileSync } from 'node:fs';
 import type { Contract } from '../../src/contracts/index.js';
-import { pruneValidatorCache, validatorCacheDir, validatorCacheLimit } from '../../core/validatorCache.js';
+import { cachedValidator, pruneValidatorCache, validatorCacheDir, validatorCacheLimit } from '../../core/validatorCache.js';
+import { runConfigSchema } from '../../src/config/configSchema.js';
 import { schemaCheckFor } from '../../fuzz/schemaCheck.js';
 import type { JsonSchema } from '../../core/index.js';
 import { scratchDir } from './helpers/scratchDir.js';
@@ -120,6 +121,39 @@ test('the OpenRPC meta-schema validator comes from the cache after the first run
     for (const document of [...documents, ...broken]) expect(verdict(warm, document)).toEqual(verdict(fresh, document));
     expect(documents.map((document) => verdict(warm, document))).toEqual([[], []]);
     expect(broken.every((document) => verdict(warm, document).length > 0), 'each broken document is refused').toBe(true);
+  });
+});
+
+test('property: the run configuration validator from the cache fills the defaults and finds the errors of one compiled afresh', () => {
+  inScratchCache((dir) => {
+    const options = { useDefaults: true, allErrors: false, validateSchema: false, code: { optimize: false } } as const;
+    const make = () => cachedValidator('run-config-test', options, runConfigSchema());
+    const cold = withCache(dir, make);
+    const warm = withCache(dir, make);
+    const fresh = withCache('off', make);
+    expect([cold, warm].map((validate) => validate.source === undefined), 'compiled, then loaded').toEqual([false, true]);
+    // A configuration as `contract-gate run` writes it; the cases drop some of its fields (those with a default come
+    // back filled in) and give others values of any kind.
+    const written = { version: 1, target: { kind: 'embedded', label: 'embedded reference gateway' }, startedAt: 1, contracts: ['a.json'], extensions: [], profile: 'hermes', bindings: 'auto', seed: 7, runs: 100, retries: 0, failOnFlaky: false, reportDir: '/tmp/r', runner: 'in-process', maxInFlight: 4, requestTimeoutMs: 5000, drainLimitMs: 30000, statefulRuns: 25, statefulSteps: 40, statefulDirectives: false, faults: [], legacyMessages: false, secretEnv: [], embeddedAuth: 'loopback', authChecks: false };
+    expect(warm(structuredClone(written)), 'the written configuration is valid').toBe(true);
+    const keys = Object.keys(written);
+    const anyValue = fc.oneof(fc.integer({ min: -2, max: 50 }), fc.string({ maxLength: 4 }), fc.boolean(), fc.constant(null), fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }));
+    const cases = fc.record({ dropped: fc.subarray(keys, { maxLength: 4 }), changed: fc.dictionary(fc.constantFrom(...keys, 'unknownKey'), anyValue, { maxKeys: 2 }) });
+    let valid = 0;
+    fc.assert(
+      fc.property(cases, ({ dropped, changed }) => {
+        const value: Record<string, unknown> = { ...structuredClone(written), ...changed };
+        for (const key of dropped) delete value[key];
+        const [a, b] = [structuredClone(value), structuredClone(value)];
+        const [okWarm, okFresh] = [warm(a), fresh(b)];
+        if (okWarm) valid++;
+        expect(okWarm).toBe(okFresh);
+        expect(a, 'the same defaults filled in').toEqual(b);
+        expect(warm.errors ?? null).toEqual(fresh.errors ?? null);
+      }),
+      { numRuns: 300, seed: 29 },
+    );
+    expect(valid, 'cases on both sides of the schema').toBeGreaterThan(20);
   });
 });
 
