@@ -4,11 +4,13 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { _, type Ajv, type CodeOptions, type Options, type ValidateFunction } from 'ajv';
+import standaloneModule from 'ajv/dist/standalone/index.js';
 import { AJV_DEFAULTS, createAjv } from './ajv.js';
 
 const require = createRequire(import.meta.url);
-// CommonJS module with a default export, loaded as the standalone code it writes expects its runtime to be loaded.
-const standaloneCode = (require('ajv/dist/standalone') as { default: (ajv: Ajv, validate: ValidateFunction) => string }).default;
+// Imported, not required: the bundled command line then holds one copy of ajv's code generator, so the `_` code of
+// the formats option below is one standalone recognises (from another copy it is a value to serialise, and fails).
+const standaloneCode = standaloneModule as unknown as (ajv: Ajv, validate: ValidateFunction) => string;
 const AJV_VERSION = (require('ajv/package.json') as { version: string }).version;
 /** Bumped whenever what a cached file holds changes meaning. */
 const FORMAT = 1;

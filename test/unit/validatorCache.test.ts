@@ -10,6 +10,7 @@ import { cachedValidator, pruneValidatorCache, validatorCacheDir, validatorCache
 import { runConfigSchema } from '../../src/config/configSchema.js';
 import { schemaCheckFor } from '../../fuzz/schemaCheck.js';
 import type { JsonSchema } from '../../core/index.js';
+import { runCli } from './helpers/cliRunner.js';
 import { scratchDir } from './helpers/scratchDir.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -122,6 +123,20 @@ test('the OpenRPC meta-schema validator comes from the cache after the first run
     expect(documents.map((document) => verdict(warm, document))).toEqual([[], []]);
     expect(broken.every((document) => verdict(warm, document).length > 0), 'each broken document is refused').toBe(true);
   });
+});
+
+test('the command line keeps what it compiles, schemas with formats too: a second run finds every validator in the cache', async () => {
+  const dir = scratchDir('contract-gate-vcache-cli');
+  const run = () => runCli(['run', '--contract', DOCUMENTS[1] as string, '--grep', '@method:session\\.list(?=\\s|$)', '--seed', '1', '--report-dir', join(dir, 'report')], { CONTRACT_GATE_CACHE_DIR: join(dir, 'cache') });
+  const first = await run();
+  expect(first.code, first.stdout + first.stderr).toBe(0);
+  const entries = () => readdirSync(join(dir, 'cache')).filter((name) => name.endsWith('.cjs')).sort();
+  const stored = entries();
+  // The OpenRPC meta-schema declares formats (uri): its entry is the one that needs ajv-formats in the standalone code.
+  expect(stored.filter((name) => readFileSync(join(dir, 'cache', name), 'utf8').includes('"$id":"https://meta.open-rpc.org/"')), 'the meta-schema validator').toHaveLength(1);
+  const second = await run();
+  expect(second.code, second.stdout + second.stderr).toBe(0);
+  expect(entries(), 'the second run compiled nothing new').toEqual(stored);
 });
 
 test('property: the run configuration validator from the cache fills the defaults and finds the errors of one compiled afresh', () => {
