@@ -1,9 +1,10 @@
 import { Ajv, type Options } from 'ajv';
-import { createRequire } from 'node:module';
+import formatsModule from 'ajv-formats';
 
-const require = createRequire(import.meta.url);
-// ajv-formats is CommonJS with a default export; createRequire avoids the ESM interop trap.
-const addFormats = require('ajv-formats') as (ajv: Ajv) => Ajv;
+// ajv-formats is CommonJS whose exports are the plugin, with itself as `default`: Node's ES module loader gives the
+// plugin, TypeScript's types the module. Imported rather than required, so that the bundled command line holds one
+// copy of ajv (a required ajv-formats loads the whole of ajv a second time from node_modules).
+const addFormats = ((formatsModule as unknown as { default?: (ajv: Ajv) => Ajv }).default ?? formatsModule) as unknown as (ajv: Ajv) => Ajv;
 
 /**
  * One Ajv configuration for the harness. Third-party OpenRPC documents carry vendor keywords and loose
