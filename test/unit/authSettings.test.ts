@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { resolveEmbeddedAuth, resolveExternalAuth } from '../../src/config/resolveAuth.js';
 import { startGateway } from '../../gateway/index.js';
 import { connectionAuthFrom, describeAuth } from '../../src/client/authSettings.js';

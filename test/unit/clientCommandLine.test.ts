@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { splitCommandLine } from '../../src/client/commandLine.js';
 import { stdioCommandLine, targetKind } from '../../src/client/targetUrl.js';
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { HarnessError } from '../../core/index.js';
 import { type RunningGateway, startGateway } from '../../gateway/index.js';
 import { internalAuth } from '../../src/client/connectionAuth.js';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { expectIs } from './helpers/fastExpect.js';
 import * as fc from 'fast-check';
 import { canonicalJson, jsonEqual } from '../../core/canonicalJson.js';

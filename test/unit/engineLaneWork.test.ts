@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import fc from 'fast-check';
 import { laneWork } from '../../fixtures/inProcessRun.js';
 import { CELL_TIMEOUT_MS } from '../../src/config/runConfig.js';

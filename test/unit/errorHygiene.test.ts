@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import type { Exchange, JsonValue } from '../../core/index.js';
 import { checkErrorHygiene, hygieneFindings } from '../../src/checks/errorHygiene.js';
 

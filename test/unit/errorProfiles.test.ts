@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { join } from 'node:path';
 import type { Exchange } from '../../core/index.js';
 import { classifyExchange } from '../../src/checks/outcomeClass.js';

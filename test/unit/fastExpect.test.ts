@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import fc from 'fast-check';
 import { expectContains, expectEqual, expectFields, expectIs } from './helpers/fastExpect.js';
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { allOptionalValue, minimalValue, unknownKeyProbes } from '../../fuzz/index.js';
 import type { JsonSchema, JsonValue, SchemaResolver } from '../../core/index.js';
 import { documentLaws } from './helpers/fuzzDocumentLaws.js';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { expectEqual } from './helpers/fastExpect.js';
 import * as fc from 'fast-check';
 import type { JsonSchema, JsonSchemaObject } from '../../core/index.js';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { DEFAULT_OVERSIZED_BYTES, idProbes, junkFrames, NULL_ID_PROBE, oversizedFrame, requestFrame } from '../../fuzz/index.js';
 
 function parse(text: string): { ok: true; value: unknown } | { ok: false } {

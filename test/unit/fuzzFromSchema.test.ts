@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as fc from 'fast-check';
 import { allOptionalValue, arbitraryFromSchema, minimalValue, SchemaMemo, UnsatisfiableSchemaError } from '../../fuzz/index.js';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import * as fc from 'fast-check';
 import { join } from 'node:path';
 import type { JsonSchema, JsonValue } from '../../core/index.js';

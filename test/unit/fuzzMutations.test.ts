@@ -1,5 +1,5 @@
 import { canonicalJson, type JsonSchema, type JsonValue } from '../../core/index.js';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import * as fc from 'fast-check';
 import { allOptionalValue, arbitraryFromSchema, minimalValue, type Mutation, mutationsOf } from '../../fuzz/index.js';
 import { keywordsOf } from './helpers/fuzzDocuments.js';

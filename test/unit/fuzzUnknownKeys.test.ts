@@ -1,5 +1,5 @@
 import { dottedPath, type JsonSchema } from '../../core/index.js';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import * as fc from 'fast-check';
 import { allOptionalValue, arbitraryFromSchema, minimalValue, unknownKeyProbes, type UnknownKeyProbe } from '../../fuzz/index.js';
 import { lawParams, probeViolations } from './helpers/fuzzLaws.js';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { coreHarness, createReady, rpcError, turn } from './helpers/gatewayHarness.js';
 
 interface Branch {

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { type ContractViolation, startGateway } from '../../gateway/index.js';
 import { WsTestClient } from './helpers/gatewayWsClient.js';
 

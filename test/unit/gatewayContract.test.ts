@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { ContractLoadError, loadContractSet } from '../../gateway/core/contract/contractSet.js';
 import { firstExtraKey } from '../../gateway/core/contract/firstExtraKey.js';
 import { HERMES_CONTRACT, PRE_CWD_EXPLICIT_CONTRACT, coreHarness } from './helpers/gatewayHarness.js';

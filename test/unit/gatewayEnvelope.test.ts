@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { coreHarness } from './helpers/gatewayHarness.js';
 
 test('gateway.ready is the first frame: skin, change_events, heartbeat, a 32-hex replay_epoch, no session_id or seq', () => {

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { join } from 'node:path';
 import { createGatewayCore, GATEWAY_FAULTS, installFaults, startGateway, UnknownFaultError } from '../../gateway/index.js';
 import { ORACLE_RULES } from '../../src/checks/checkCatalogue.js';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { type RunningGateway, startGateway } from '../../gateway/index.js';
 import { hostOriginRefusal } from '../../gateway/auth/hostOriginGuard.js';
 import { DashboardLogin, fetchAuthStatus } from '../../profiles/hermes/auth/dashboardLogin.js';

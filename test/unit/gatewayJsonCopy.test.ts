@@ -1,4 +1,4 @@
-import { test } from '@playwright/test';
+import { test } from './helpers/test.js';
 import fc from 'fast-check';
 import { copyJson } from '../../gateway/core/jsonCopy.js';
 import { expectEqual, expectIs } from './helpers/fastExpect.js';

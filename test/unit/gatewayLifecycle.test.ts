@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import type { LifecycleEvent } from '../../gateway/index.js';
 import { type Created, coreHarness, createReady, rpcError, sleep, turn } from './helpers/gatewayHarness.js';
 

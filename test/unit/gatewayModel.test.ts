@@ -1,4 +1,4 @@
-import { test } from '@playwright/test';
+import { test } from './helpers/test.js';
 import fc from 'fast-check';
 import type { MemoryClient } from '../../gateway/index.js';
 import { type CoreHarness, coreHarness, FULL_CONTRACT, HERMES_CONTRACT, rpcError } from './helpers/gatewayHarness.js';

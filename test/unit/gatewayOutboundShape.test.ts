@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { expectContains, expectEqual, expectIs } from './helpers/fastExpect.js';
 import fc from 'fast-check';
 import { shape } from '../../gateway/core/contract/outboundShape.js';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { Ajv } from 'ajv';
 import { generateSync } from 'json-schema-faker';
 import type { MemoryClient } from '../../gateway/index.js';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { type Created, coreHarness, createReady, rpcError, turn } from './helpers/gatewayHarness.js';
 
 test('session.history: count and the projected rows with row ids', async () => {

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { DEFAULT_REPLAY_LIMITS, ReplayRings } from '../../gateway/core/replayRings.js';
 import { coreHarness, createReady, turn } from './helpers/gatewayHarness.js';
 

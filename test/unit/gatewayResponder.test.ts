@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { generateSync } from 'json-schema-faker';
 import { coreHarness } from './helpers/gatewayHarness.js';
 import { scratchDir } from './helpers/scratchDir.js';

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from '@playwright/test';
+import { test } from './helpers/test.js';
 import { generateSync } from 'json-schema-faker';
 import { schemaClosure } from '../../gateway/core/contract/schemaClosure.js';
 import { getAt, parseLocalRef } from '../../gateway/core/contract/jsonPointer.js';

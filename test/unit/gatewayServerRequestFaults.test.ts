@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import type { MemoryClient } from '../../gateway/index.js';
 import { type CoreHarness, coreHarness, createReady, FULL_CONTRACT, sleep } from './helpers/gatewayHarness.js';
 

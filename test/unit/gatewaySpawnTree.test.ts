@@ -1,6 +1,6 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { coreHarness, rpcError } from './helpers/gatewayHarness.js';
 
 interface Saved {

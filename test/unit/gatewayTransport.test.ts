@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { type ContractViolation, type RunningGateway, startGateway } from '../../gateway/index.js';
 import { WsTestClient } from './helpers/gatewayWsClient.js';

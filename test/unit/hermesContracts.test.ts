@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { execFile } from 'node:child_process';

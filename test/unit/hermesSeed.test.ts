@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { requireSharedSources } from './helpers/sharedSources.js';
 import { softEqual, softIs } from './helpers/fastExpect.js';
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { HookBus, type HookPayloads } from '../../gateway/index.js';
 import { sleep } from './helpers/gatewayHarness.js';
 

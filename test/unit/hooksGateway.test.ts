@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { join } from 'node:path';
 import type { GatewayOptions, MemoryClient } from '../../gateway/index.js';
 import { type CoreHarness, coreHarness, createReady, HERMES_CONTRACT, rpcError, sleep, turn } from './helpers/gatewayHarness.js';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import type { Exchange } from '../../core/index.js';
 import { JSON_RPC_CODES } from './helpers/profiles.js';
 import { methodVerdicts } from '../../src/conformance/methodVerdicts.js';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import * as fc from 'fast-check';
 import { outcomeOf, rpcIdKey, rpcIdText, type RpcId } from '../../core/index.js';
 import { type PendingRequest, PendingRequests } from '../../src/client/pendingRequests.js';

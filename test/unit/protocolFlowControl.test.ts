@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { FlowControl } from '../../src/client/flowControl.js';
 import { RpcProtocol } from '../../src/client/rpcProtocol.js';
 import { Redactor } from '../../src/client/redact.js';

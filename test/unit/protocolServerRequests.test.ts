@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import type { ServerRequest } from '../../src/client/serverRequests.js';
 import { protocolRig, settle } from './helpers/protocolFakes.js';
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { HERMES_CODES } from './helpers/profiles.js';
 import { HERMES_DIALECT } from '../../profiles/hermes/dialect.js';
 import { SESSION_LIFECYCLE_CONTRACT, SESSION_LIFECYCLE_PRE_CWD_EXPLICIT } from '../../profiles/hermes/paths.js';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { baselineIndex, parseBaseline } from '../../src/report/baseline.js';
 import { HarnessError } from '../../core/index.js';
 

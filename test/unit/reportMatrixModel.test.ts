@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import fc from 'fast-check';
 import { buildMatrix, classifyTest, failsGate, statusSeverity, type TestRecord, worseStatus } from '../../src/report/matrixModel.js';
 import { CELL_STATUSES, type CellStatus, type MatrixRun } from '../../src/report/matrixTypes.js';

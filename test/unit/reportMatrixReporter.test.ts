@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import type { Matrix } from '../../src/report/matrixTypes.js';
 import { CELLS_SPEC_MATRIX } from '../reporterFixtures/cellsSpecMatrix.js';
 import { removeScratchDirs, runConfigEnv, runFixture, scratchDir } from '../reporterFixtures/runFixture.js';

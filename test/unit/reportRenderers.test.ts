@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import fc from 'fast-check';
 import { buildMatrix, type TestRecord } from '../../src/report/matrixModel.js';
 import type { Matrix, MatrixRun } from '../../src/report/matrixTypes.js';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CellVerdict } from '../../src/run/cellTypes.js';

@@ -1,5 +1,5 @@
 import { HarnessError, outcomeOf } from '../../core/index.js';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { WebSocketServer } from 'ws';
 import { startGateway, type RunningGateway } from '../../gateway/index.js';
 import { HttpRpcClient, Redactor, RpcClient, Transcript } from '../../src/client/index.js';

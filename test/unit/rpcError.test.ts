@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { RpcError } from '../../core/index.js';
 
 test('RpcError.fromWire accepts a JSON-RPC error object and round-trips through toWire', () => {

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import fc from 'fast-check';
 import { allocateRuns, BUDGET_RESERVE, grantRuns, type MethodCost, predictedMs, reserveMs } from '../../src/run/runBudget.js';
 import { methodRunsEtaMs } from '../../src/run/runEta.js';

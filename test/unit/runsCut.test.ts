@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { buildMatrix, type TestRecord } from '../../src/report/matrixModel.js';
 import type { Matrix, MatrixRuns } from '../../src/report/matrixTypes.js';
 import { attachRuns } from '../../src/report/runFacts.js';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { EventLog } from '../../src/client/eventLog.js';
 import type { WireEvent, JsonValue } from '../../core/index.js';
 import { REPLAY_GAP_EVENT, ReplayingClient, type ReplaySource } from '../../profiles/hermes/scenarios/replayingClient.js';

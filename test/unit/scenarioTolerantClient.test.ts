@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import type { Exchange, JsonObject, Outcome } from '../../core/index.js';
 import { HERMES_OUT_OF_SYNC_SUFFIX } from '../../profiles/hermes/errorCodes.js';
 import { createTolerantly, rejectedField, type ScenarioCaller } from '../../profiles/hermes/scenarios/tolerantClient.js';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { fileURLToPath } from 'node:url';
 import { startGateway } from '../../gateway/index.js';
 import { HERMES_CODES } from './helpers/profiles.js';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { browserLaneDrop } from '../selftest/browserLaneDrop.js';
 import { cellKey, FAULT_CASES } from '../selftest/faultExpectations.js';
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { browserShare } from '../../profiles/hermes/cells/sharedBrowser.js';
 
 // The browser lane's Chromium is shared by the cells of a process that use it at once, and kept between them only

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { scratchDir } from './helpers/scratchDir.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { loadContractSync, type Contract } from '../../src/contracts/index.js';
 import { analyseSkew, analyseSkewMatrix, renderSkew } from '../../src/skew/index.js';
 import { HERMES_CODES } from './helpers/profiles.js';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { startGateway, type RunningGateway } from '../../gateway/index.js';
 import { HERMES_CODES } from './helpers/profiles.js';
 import { RpcClient } from '../../src/client/index.js';

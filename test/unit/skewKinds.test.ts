@@ -1,5 +1,5 @@
 import { type JsonSchema } from '../../core/index.js';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import type { Contract } from '../../src/contracts/index.js';
 import { analyseSkew, SKEW_KINDS, type SkewFinding } from '../../src/skew/index.js';
 import { closed, open, paramsContract, resultContract, skewContract } from '../skewFixtures/skewDoc.js';

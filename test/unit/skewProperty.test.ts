@@ -1,6 +1,6 @@
 import { type JsonSchemaObject } from '../../core/index.js';
 import { expectEqual, expectIs } from './helpers/fastExpect.js';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import fc from 'fast-check';
 import { analyseSkew } from '../../src/skew/index.js';
 import { skewContract } from '../skewFixtures/skewDoc.js';

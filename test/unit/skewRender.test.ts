@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { analyseSkew, analyseSkewMatrix, renderSkew, renderSkewMatrix } from '../../src/skew/index.js';
 import { closed, paramsContract } from '../skewFixtures/skewDoc.js';
 

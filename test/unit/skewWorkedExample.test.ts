@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { loadContractSync } from '../../src/contracts/index.js';
 import { analyseSkew, analyseSkewMatrix, type SkewFinding } from '../../src/skew/index.js';
 

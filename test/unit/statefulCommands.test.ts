@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { join } from 'node:path';
 import { type RunningGateway, startGateway } from '../../gateway/index.js';
 import { RpcClient } from '../../src/client/rpcClient.js';

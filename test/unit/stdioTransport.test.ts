@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { HarnessError, outcomeOf } from '../../core/index.js';
 import type { ConnectionAuth } from '../../src/client/connectionAuth.js';
 import { connectTarget, type ConnectTargetOptions } from '../../src/client/connectTarget.js';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import * as fc from 'fast-check';
 import type { JsonSchema, JsonValue } from '../../core/index.js';
 import { arbitraryFromSchema } from '../../fuzz/index.js';
