@@ -51,15 +51,18 @@ async function withFastChecksTimeLimit(sender: CaseSender, timeLimitMs: number, 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 test('the valid phase keeps fast-check\'s time limit: the same cases sent, runs counted and records kept', async () => {
+  // Every margin is 150 ms or more: on a loaded machine a timer fires late (tens of milliseconds behind four busy
+  // test workers), and each scenario runs twice, ours then the reference, so both must land on the same side of it.
   const scenarios: Array<{ costs: Array<number | { block: number }>; limit: number; runs: number; completed: number }> = [
     // Nothing reaches the limit.
     { costs: [], limit: 60_000, runs: 8, completed: 8 },
-    // The third case is still waiting when the limit passes: the phase ends, its record still comes.
-    { costs: [30, 30, 60, 0, 0], limit: 75, runs: 8, completed: 2 },
+    // The third case is still waiting when the limit passes (the first two end 200 ms before it, the third 400 ms
+    // after it): the phase ends, its record still comes.
+    { costs: [200, 200, 600, 0, 0], limit: 600, runs: 8, completed: 2 },
     // The first case holds the thread past the limit: it counts, no further case starts.
-    { costs: [{ block: 60 }, 0, 0], limit: 40, runs: 8, completed: 1 },
-    // The limit passes during the second case, which holds the thread.
-    { costs: [5, { block: 60 }, 0], limit: 30, runs: 8, completed: 2 },
+    { costs: [{ block: 200 }, 0, 0], limit: 40, runs: 8, completed: 1 },
+    // The limit passes during the second case, which holds the thread (the first ends 180 ms before the limit).
+    { costs: [20, { block: 400 }, 0], limit: 200, runs: 8, completed: 2 },
   ];
   for (const { costs, limit, runs, completed } of scenarios) {
     const ours = fakeSender(costs);
@@ -70,7 +73,8 @@ test('the valid phase keeps fast-check\'s time limit: the same cases sent, runs 
     const reference = await withFastChecksTimeLimit(theirs.sender, limit, runs);
     expect(phase.runs, JSON.stringify(costs)).toBe(reference.runs);
     expect(phase.runs, JSON.stringify(costs)).toBe(completed);
-    await settle(100);
+    // Until the case still waiting when the limit passed has ended.
+    await settle(Math.max(0, ...costs.map((cost) => (typeof cost === 'number' ? cost : 0))));
     expect(ours.sent, JSON.stringify(costs)).toEqual(theirs.sent);
     expect(phase.records.map((r) => r.generated)).toEqual(reference.records.map((r) => r.generated));
   }
