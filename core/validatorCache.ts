@@ -178,6 +178,19 @@ export class ValidatorCache {
   }
 }
 
+/** How a cached validator's code names the formats of ajv-formats: it loads them itself. */
+const STORED_CODE = { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` };
+
+/**
+ * The validator cache as a store for another Ajv's validators: the reference gateway's (gateway/index.ts
+ * `validatorStore`), which compiles with its own Ajv and options and names its scope. The gateway shares no code with
+ * the harness; whoever starts it passes this.
+ */
+export const validatorStore = {
+  code: STORED_CODE,
+  open: (scope: string): ValidatorCache | undefined => ValidatorCache.open(scope),
+};
+
 /**
  * An Ajv (core/ajv.ts) whose validators may be kept between runs, and the cache that keeps them: one per owner
  * (`harness`, `fuzz`), configuration and document (`digest`); none without a digest or with the cache off. With the
@@ -185,7 +198,7 @@ export class ValidatorCache {
  */
 export function cachingAjv(owner: string, options: Options & { code: CodeOptions }, digest: string | undefined): { ajv: Ajv; cache: ValidatorCache | undefined } {
   const cache = digest === undefined ? undefined : ValidatorCache.open(`${owner} ${JSON.stringify({ ...AJV_DEFAULTS, ...options })} ${digest}`);
-  const code = cache ? { ...options.code, source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } : options.code;
+  const code = cache ? { ...options.code, ...STORED_CODE } : options.code;
   return { ajv: createAjv({ ...options, code }), cache };
 }
 

@@ -5,6 +5,7 @@ import type { Readable, Writable } from 'node:stream';
 import { GatedAuth, type AuthCounters, type GatedAuthOptions } from './auth/gatedAuth.js';
 import { GATEWAY_CONTRACTS_DIR } from './packageRoot.js';
 import type { ContractViolation } from './core/contractChecker.js';
+import type { ValidatorStore } from './core/contract/schemaValidators.js';
 import { GatewayCore } from './core/gatewayCore.js';
 import { DEFAULT_REPLAY_LIMITS } from './core/replayRings.js';
 import { assertFaultNames, installFaults } from './faults/faultRegistry.js';
@@ -56,6 +57,8 @@ export interface GatewayOptions {
   serverRequestTimeoutMs?: number;
   /** Deliberate faults switched on by name (see `GATEWAY_FAULTS`), for proving that the harness's checks can fail. */
   faults?: string[];
+  /** Keeps compiled validators between processes (the embedder's cache); without it each process compiles its own. */
+  validatorStore?: ValidatorStore;
 }
 
 export interface RunningGateway {
@@ -100,6 +103,7 @@ export function createGatewayCore(options: GatewayOptions & { dataDir: string })
     plugins: options.plugins ?? [],
     hookTimeoutMs: options.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
     serverRequestTimeoutMs: options.serverRequestTimeoutMs ?? DEFAULT_SERVER_REQUEST_TIMEOUT_MS,
+    validatorStore: options.validatorStore,
   });
   installFaults(core, options.faults ?? []);
   return core;
@@ -181,6 +185,7 @@ export async function startStdioGateway(options: StdioGatewayOptions = {}): Prom
 }
 
 export type { ContractViolation } from './core/contractChecker.js';
+export type { ValidatorShelf, ValidatorStore } from './core/contract/schemaValidators.js';
 export { DEFAULT_TICKET_TTL_MS, GATEWAY_PROTOCOL, TICKET_PROTOCOL_PREFIX, type AuthCounters, type GatedAuthOptions } from './auth/gatedAuth.js';
 export type { AuthRelaxation } from './auth/authRelaxations.js';
 export type { LifecycleEvent, SessionCloseReason } from './core/lifecycleEvents.js';

@@ -13,6 +13,7 @@ import {
   assertFaultNames,
 } from '../../gateway/index.js';
 import { HarnessError } from '../../core/index.js';
+import { validatorStore } from '../../core/validatorCache.js';
 import { secretFromEnv } from '../../src/client/authSettings.js';
 import { EXIT } from '../exitCodes.js';
 import { resolveProfileDefaults } from '../../profiles/profileDefaults.js';
@@ -117,6 +118,7 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
     ...(hookSetup.hookTimeoutMs !== undefined ? { hookTimeoutMs: hookSetup.hookTimeoutMs } : {}),
     ...(options.fault?.length ? { faults: options.fault } : {}),
     ...(options.verbose ? { log: (line: string) => process.stderr.write(`gateway: ${line}\n`) } : {}),
+    validatorStore,
   };
   if (options.stdio) return serveStdio(options, gatewayOptions);
   let gateway;

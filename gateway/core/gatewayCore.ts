@@ -4,6 +4,7 @@ import type { PluginSpec } from '../hooks/pluginSpecs.js';
 import { HOOK_EVENT, SessionHooks } from '../hooks/sessionHooks.js';
 import { Clock } from './clock.js';
 import { compiledContracts } from './contract/compiledContracts.js';
+import type { ValidatorStore } from './contract/schemaValidators.js';
 import type { ContractSet } from './contract/contractSet.js';
 import { ContractChecker, type StrictOption } from './contractChecker.js';
 import { Dispatcher } from './dispatcher.js';
@@ -43,6 +44,7 @@ export interface CoreOptions {
   readonly plugins: readonly PluginSpec[];
   readonly hookTimeoutMs: number;
   readonly serverRequestTimeoutMs: number;
+  readonly validatorStore: ValidatorStore | undefined;
 }
 
 /** Close code sent to every socket when the gateway restarts (1012 = service restart). */
@@ -86,7 +88,7 @@ export class GatewayCore {
 
   constructor(private readonly options: CoreOptions) {
     const { log } = options;
-    const { contracts, validators } = compiledContracts(options.contractPaths, log);
+    const { contracts, validators } = compiledContracts(options.contractPaths, log, options.validatorStore);
     const clock = new Clock();
     this.contracts = contracts;
     this.store = new SessionStore(clock.now);

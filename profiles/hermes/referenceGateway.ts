@@ -1,6 +1,7 @@
 import { assertFaultNames, startGateway, type GatewayOptions, type RunningGateway } from '../../gateway/index.js';
 import { startHostedGateway } from '../../gateway/host/hostedGateway.js';
 import { HarnessError } from '../../core/index.js';
+import { validatorStore } from '../../core/validatorCache.js';
 import { secretFromEnv } from '../../src/client/authSettings.js';
 import type { ReferenceGateway } from '../../src/profile/referenceGateway.js';
 import type { RpcClient } from '../../src/client/rpcClient.js';
@@ -44,6 +45,8 @@ export function embeddedGatewayOptions(plan: RunPlan, overrides: GatewayOptions 
     ...(token ? { token } : {}),
     ...embeddedGatedOptions(plan),
     ...(plan.config.faults.length > 0 ? { faults: [...plan.config.faults] } : {}),
+    // Its validators come from the harness's validator cache when an earlier process compiled them.
+    validatorStore,
     ...overrides,
   };
 }
@@ -94,7 +97,7 @@ export const REFERENCE_GATEWAY: ReferenceGateway = {
   },
   async start(plan, placement = 'this-process') {
     const options = embeddedGatewayOptions(plan);
-    const { log: _log, strict: _strict, plugins: _plugins, ...hosted } = options;
+    const { log: _log, strict: _strict, plugins: _plugins, validatorStore: _store, ...hosted } = options;
     const gateway = placement === 'child-process' ? await startHostedGateway(hosted) : await startGateway(options);
     started.add(gateway);
     return gateway;

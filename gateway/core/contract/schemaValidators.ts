@@ -1,4 +1,5 @@
-import { Ajv, type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createHash } from 'node:crypto';
+import { Ajv, type AnySchema, type CodeOptions, type ErrorObject, type ValidateFunction } from 'ajv';
 import * as formatsModule from 'ajv-formats';
 import type { ContractSet, SchemaAt } from './contractSet.js';
 import { unescapeSegment } from './jsonPointer.js';
@@ -66,6 +67,34 @@ function issueOf(errors: readonly ErrorObject[]): SchemaIssue {
   return { path, keyword: error.keyword, reason: reasonOf(error) };
 }
 
+/** Where the validators of one Ajv configuration and document set are kept: `key` names a schema in the set. */
+export interface ValidatorShelf {
+  load(key: string): ValidateFunction | undefined;
+  /** Keeps `validate`, compiled by `ajv` (created with the store's code options), for a later process. */
+  store(key: string, ajv: Ajv, validate: ValidateFunction): void;
+}
+
+/**
+ * Compiled validators kept between processes, given by whoever embeds the gateway (the harness passes its validator
+ * cache); the gateway keeps none of its own. Validators are the same compiled or loaded, so a store changes what a
+ * start costs, never what the gateway admits.
+ */
+export interface ValidatorStore {
+  /** What the store needs of the Ajv that compiles: its validators' sources kept, formats named in their code. */
+  readonly code: CodeOptions;
+  /** The shelf of one scope (the gateway's Ajv options and the documents' digest), or none (the store is off). */
+  open(scope: string): ValidatorShelf | undefined;
+}
+
+const AJV_OPTIONS = { strict: false, allErrors: false, logger: false, validateSchema: false, inlineRefs: false } as const;
+
+/** Everything a compiled validator depends on besides its location: the options and every registered document. */
+function scopeOf(contracts: ContractSet): string {
+  const hash = createHash('sha256').update(JSON.stringify(AJV_OPTIONS));
+  for (const document of contracts.documents) hash.update(`\n${document.uri}\n`).update(JSON.stringify(document.json));
+  return `reference-gateway ${hash.digest('hex').slice(0, 32)}`;
+}
+
 /**
  * The gateway's own ajv instance. Each document is registered whole under its URI, and a schema is compiled by
  * reference to its location, so `$ref`s (cyclic ones included) resolve exactly as the document wrote them.
@@ -75,16 +104,19 @@ export class SchemaValidators {
   private readonly cache = new Map<string, ValidateFunction | null>();
   /** The same lookup by the SchemaAt object itself: the hot path (every outbound frame) skips building the key. */
   private readonly byLocation = new WeakMap<SchemaAt, ValidateFunction | null>();
+  private readonly shelf: ValidatorShelf | undefined;
 
   constructor(
     contracts: ContractSet,
     private readonly log: (line: string) => void,
+    store?: ValidatorStore,
   ) {
     // strict off: OpenRPC documents carry vendor keywords (x-…, examples) that are not JSON Schema. A run reaches
     // every schema of the document (1 310 in the full Hermes one), each compiled on first use: with referenced
     // schemas compiled once as functions of their own (inlineRefs off) and no optimisation pass over the generated
     // code, compiling them all costs about half as much (bench/gatewayStartup.ts).
-    this.ajv = new Ajv({ strict: false, allErrors: false, logger: false, validateSchema: false, inlineRefs: false, code: { optimize: false } });
+    this.shelf = store?.open(scopeOf(contracts));
+    this.ajv = new Ajv({ ...AJV_OPTIONS, code: { optimize: false, ...(this.shelf ? store?.code : {}) } });
     addFormats(this.ajv);
     for (const document of contracts.documents) {
       try {
@@ -109,7 +141,11 @@ export class SchemaValidators {
     if (validate === undefined) {
       const fragment = at.pointer.split('/').map(encodeURIComponent).join('/');
       try {
-        validate = this.ajv.compile({ $ref: `${at.document.uri}#${fragment}` });
+        validate = this.shelf?.load(key);
+        if (!validate) {
+          validate = this.ajv.compile({ $ref: `${at.document.uri}#${fragment}` });
+          this.shelf?.store(key, this.ajv, validate);
+        }
       } catch (error) {
         this.log(`contract ${at.document.path} at ${at.pointer}: schema not compilable, values are not checked (${(error as Error).message})`);
         validate = null;
