@@ -107,7 +107,7 @@ Compiled schema validators, the harness's and the embedded reference gateway's, 
 \`$XDG_CACHE_HOME/contract-gate/validators\` (else \`~/.cache/contract-gate/validators\`), keyed by ajv's version, the
 document and the schema: env \`CONTRACT_GATE_CACHE_DIR\` moves the folder, \`CONTRACT_GATE_CACHE=off\` turns the cache
 off. A CI job can keep the folder between jobs (\`actions/cache\`); removing it at any time is safe. The folder is
-kept within 256 MB (\`CONTRACT_GATE_CACHE_MAX_MB\`; a default run of the full Hermes document, about 1,300 schemas,
+kept within 256 MB (\`CONTRACT_GATE_CACHE_MAX_MB\`; a default run of a document of 1,300 schemas
 stores about 13 MB): a run that writes to a folder over the bound removes the entries used least recently, down to
 three quarters of it.
 
