@@ -133,3 +133,24 @@ test("the embedded gateway of a run keeps its validators in the harness's cache:
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a store that throws costs its entries, never a validator: the gateway compiles and judges as without one', () => {
+  const contracts = loadContractSet([join(ROOT, 'profiles/hermes/contracts/session-lifecycle.openrpc.json')]);
+  const failing: ValidatorStore = {
+    code: validatorStore.code,
+    open: () => ({
+      load: () => {
+        throw new Error('unreadable');
+      },
+      store: () => {
+        throw new Error('unwritable');
+      },
+    }),
+  };
+  const at = locations(contracts);
+  const values = [{ session_id: 1 }, {}, { session_id: 'abc' }, 'text'];
+  const judge = (validators: SchemaValidators) => at.map((location) => values.map((value) => validators.check(location, value) ?? null));
+  const logged: string[] = [];
+  expect(judge(new SchemaValidators(contracts, (line) => logged.push(line), failing))).toEqual(judge(new SchemaValidators(contracts, () => undefined)));
+  expect(logged, 'nothing is reported as not compilable').toEqual([]);
+});

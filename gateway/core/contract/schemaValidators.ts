@@ -141,10 +141,11 @@ export class SchemaValidators {
     if (validate === undefined) {
       const fragment = at.pointer.split('/').map(encodeURIComponent).join('/');
       try {
-        validate = this.shelf?.load(key);
+        validate = this.fromShelf((shelf) => shelf.load(key));
         if (!validate) {
-          validate = this.ajv.compile({ $ref: `${at.document.uri}#${fragment}` });
-          this.shelf?.store(key, this.ajv, validate);
+          const compiled = this.ajv.compile({ $ref: `${at.document.uri}#${fragment}` });
+          this.fromShelf((shelf) => shelf.store(key, this.ajv, compiled));
+          validate = compiled;
         }
       } catch (error) {
         this.log(`contract ${at.document.path} at ${at.pointer}: schema not compilable, values are not checked (${(error as Error).message})`);
@@ -153,6 +154,16 @@ export class SchemaValidators {
       this.cache.set(key, validate);
     }
     return validate;
+  }
+
+  /** A store that fails costs its entries, never a validator: what it throws is a miss. */
+  private fromShelf<T>(use: (shelf: ValidatorShelf) => T): T | undefined {
+    if (!this.shelf) return undefined;
+    try {
+      return use(this.shelf);
+    } catch {
+      return undefined;
+    }
   }
 
   /** Undefined when the value satisfies the schema (or the schema could not be compiled). */
