@@ -8,6 +8,7 @@ import { loadContractSet, type ContractSet, type SchemaAt } from '../../gateway/
 import { SchemaValidators, type ValidatorStore } from '../../gateway/core/contract/schemaValidators.js';
 import { runCli } from './helpers/cliRunner.js';
 import { scratchDir } from './helpers/scratchDir.js';
+import { withCache } from './helpers/cacheEnv.js';
 
 /*
  * The reference gateway compiles its validators with its own Ajv; whoever starts it may pass a store that keeps them
@@ -56,19 +57,6 @@ function countingStore(): { store: ValidatorStore; counts: { hits: number; misse
   return { store, counts };
 }
 
-function withCacheDir<T>(dir: string, work: () => T): T {
-  const saved = [process.env['CONTRACT_GATE_CACHE_DIR'], process.env['CONTRACT_GATE_CACHE']] as const;
-  process.env['CONTRACT_GATE_CACHE_DIR'] = dir;
-  delete process.env['CONTRACT_GATE_CACHE'];
-  try {
-    return work();
-  } finally {
-    if (saved[0] === undefined) delete process.env['CONTRACT_GATE_CACHE_DIR'];
-    else process.env['CONTRACT_GATE_CACHE_DIR'] = saved[0];
-    if (saved[1] !== undefined) process.env['CONTRACT_GATE_CACHE'] = saved[1];
-  }
-}
-
 for (const paths of DOCUMENTS) {
   test(`stored validators of the reference gateway judge as compiled ones, and a later gateway loads every one: ${paths.map((path) => path.slice(ROOT.length + 1)).join(', ')}`, () => {
     const dir = scratchDir('contract-gate-gateway-store');
@@ -81,13 +69,13 @@ for (const paths of DOCUMENTS) {
 
       const fresh = verdicts(new SchemaValidators(contracts, () => undefined));
       const first = countingStore();
-      const stored = withCacheDir(dir, () => verdicts(new SchemaValidators(contracts, () => undefined, first.store)));
+      const stored = withCache(dir, () => verdicts(new SchemaValidators(contracts, () => undefined, first.store)));
       expect(first.counts.hits, 'an empty store has nothing to load').toBe(0);
       expect(first.counts.stored, 'each schema compiled is stored').toBe(first.counts.misses);
       expect(readdirSync(dir).length, 'the entries written').toBe(first.counts.stored);
 
       const later = countingStore();
-      const loaded = withCacheDir(dir, () => verdicts(new SchemaValidators(contracts, () => undefined, later.store)));
+      const loaded = withCache(dir, () => verdicts(new SchemaValidators(contracts, () => undefined, later.store)));
       expect([later.counts.hits, later.counts.misses, later.counts.stored], 'the later gateway loads every validator and compiles none').toEqual([first.counts.stored, 0, 0]);
       expect(stored, 'the storing gateway judges as one without a store').toEqual(fresh);
       expect(loaded, 'the loading gateway judges as one without a store').toEqual(fresh);

@@ -12,29 +12,10 @@ import { schemaCheckFor } from '../../fuzz/schemaCheck.js';
 import type { JsonSchema } from '../../core/index.js';
 import { runCli } from './helpers/cliRunner.js';
 import { scratchDir } from './helpers/scratchDir.js';
+import { withCache } from './helpers/cacheEnv.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const DOCUMENTS = [join(ROOT, 'node_modules/@metamask/api-specs/dist/build/openrpc.json'), join(ROOT, 'profiles/hermes/contracts/session-lifecycle.openrpc.json')];
-
-/** Runs `work` with the validator cache in `dir` (or off), bounded to `maxMb` when given, the environment restored after. */
-function withCache<T>(dir: string | 'off', work: () => T, maxMb?: number): T {
-  const keys = ['CONTRACT_GATE_CACHE_DIR', 'CONTRACT_GATE_CACHE', 'CONTRACT_GATE_CACHE_MAX_MB'] as const;
-  const saved = keys.map((key) => [key, process.env[key]] as const);
-  if (dir === 'off') process.env['CONTRACT_GATE_CACHE'] = 'off';
-  else {
-    delete process.env['CONTRACT_GATE_CACHE'];
-    process.env['CONTRACT_GATE_CACHE_DIR'] = dir;
-  }
-  if (maxMb !== undefined) process.env['CONTRACT_GATE_CACHE_MAX_MB'] = String(maxMb);
-  try {
-    return work();
-  } finally {
-    for (const [key, value] of saved) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
-  }
-}
 
 // Each process validates documents with one meta-schema validator, made at its first use: made here, with the cache
 // off, it writes no entry into the folders of the tests below, which count what their schemas wrote.
