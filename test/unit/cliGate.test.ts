@@ -94,6 +94,16 @@ test('two shards merged give the same matrix as one unsharded run with the same 
   expect(Object.keys(cells(whole)).length).toBe(40);
 });
 
+test('--version and -V print the package version and exit 0; the top-level help lists the option', async () => {
+  const { version } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string };
+  for (const flag of ['--version', '-V']) {
+    const printed = await runCli([flag]);
+    expect(printed.code, printed.stderr).toBe(0);
+    expect(printed.stdout).toBe(`${version}\n`);
+  }
+  expect((await runCli(['--help'])).stdout).toMatch(/-V, --version\s+print the version of contract-gate/);
+});
+
 test('usage errors exit 2 with a message naming the problem', async () => {
   const badSeed = await runCli(['run', '--seed', 'abc']);
   expect(badSeed.code).toBe(2);
