@@ -1,16 +1,28 @@
 import { readFileSync } from 'node:fs';
-import { isJsonObject } from '../../core/index.js';
+import { isJsonObject, type JsonObject } from '../../core/index.js';
 import type { RunConfig } from '../config/runConfig.js';
+import { loadContractSync } from '../contracts/loadContract.js';
 import type { MatrixContract, MatrixRun } from './matrixTypes.js';
 
 /** The title and version a report shows for a contract (read from its `info`; "?" when the file cannot tell). */
 function contractFacts(path: string): MatrixContract {
+  if (/^https?:/i.test(path)) return { title: '?', version: '?', path };
+  const declared = documentAt(path)?.['info'];
+  const info = isJsonObject(declared) ? declared : {};
+  return { title: typeof info['title'] === 'string' ? info['title'] : '?', version: typeof info['version'] === 'string' ? info['version'] : '?', path };
+}
+
+/** The document at `path`: as the run loaded it (no second parse of a large file), else as the file holds it. */
+function documentAt(path: string): JsonObject | undefined {
   try {
-    const document: unknown = /^https?:/i.test(path) ? undefined : JSON.parse(readFileSync(path, 'utf8'));
-    const info = isJsonObject(document) && isJsonObject(document['info']) ? document['info'] : {};
-    return { title: typeof info['title'] === 'string' ? info['title'] : '?', version: typeof info['version'] === 'string' ? info['version'] : '?', path };
+    return loadContractSync(path, { validate: false }).document;
   } catch {
-    return { title: '?', version: '?', path };
+    try {
+      const document: unknown = JSON.parse(readFileSync(path, 'utf8'));
+      return isJsonObject(document) ? document : undefined;
+    } catch {
+      return undefined;
+    }
   }
 }
 

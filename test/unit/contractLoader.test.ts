@@ -1,9 +1,10 @@
 import { expect, test } from './helpers/test.js';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { loadContract, loadContractSync, parseContract, SchemaValidators } from '../../src/contracts/index.js';
 import { HarnessError } from '../../core/index.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const EXAMPLES = join(ROOT, 'node_modules/@open-rpc/examples/build/service-descriptions');
@@ -113,4 +114,23 @@ test('a contract loads from an http URL, and an unreachable one is CONTRACT_NOT_
   }
   await expect(loadContract(`http://127.0.0.1:${port}/gone.json`)).rejects.toThrow(/CONTRACT_NOT_FOUND/);
   expect(() => loadContractSync('/no/such/contract.json')).toThrow(/CONTRACT_NOT_FOUND.*--contract/);
+});
+
+test('a file read again with the same text gives the contract already built; a changed file, or a check not made before, loads it anew', () => {
+  const dir = scratchDir('contract-gate-contract-memo');
+  const path = join(dir, 'doc.openrpc.json');
+  const document = (version: string, extra: Record<string, unknown> = {}) => JSON.stringify({ openrpc: '1.2.6', info: { title: 't', version }, methods: [{ name: 'm', params: [], result: { name: 'r', schema: {} } }], ...extra });
+  writeFileSync(path, document('1'));
+  const first = loadContractSync(path);
+  expect(loadContractSync(path), 'same text: the same contract').toBe(first);
+  expect(loadContractSync(path, { validate: false }), 'a checked contract serves an unchecked ask').toBe(first);
+  writeFileSync(path, document('2'));
+  const changed = loadContractSync(path);
+  expect(changed).not.toBe(first);
+  expect(changed.version).toBe('2');
+  // Not an OpenRPC document (an unknown top-level key): loaded unchecked first, an ask with the check still makes it.
+  writeFileSync(path, document('3', { 'not-openrpc': true }));
+  expect(loadContractSync(path, { validate: false }).version).toBe('3');
+  expect(() => loadContractSync(path)).toThrow(/does not follow the OpenRPC meta-schema/);
+  expect(() => loadContractSync(path), 'a failed check is not remembered as a pass').toThrow(/does not follow the OpenRPC meta-schema/);
 });
