@@ -3,6 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import { deferredTap } from './deferredTap.js';
 import type { FrameSide } from './findings.js';
 
 /** What the relay tells its observer; every call happens after the frame or close was passed on. */
@@ -135,49 +136,6 @@ function coalescedSender(ws: WebSocket): (data: Buffer, binary: boolean) => void
       process.nextTick(release);
     }
     ws.send(data, { binary });
-  };
-}
-
-/** How long the tap is told about queued frames before pending reads get their turn again. */
-const TAP_SLICE_MS = 1;
-
-/**
- * Tells the tap what happened once the frames of this turn are on their way: calls are queued in order and run
- * after pending I/O (setImmediate), in slices of about a millisecond, so that judging neither delays a write nor
- * holds the next reads for long. A throwing tap changes nothing.
- */
-function deferredTap(): { later(call: () => void): void; drain(): void } {
-  let queue: Array<() => void> = [];
-  let next = 0;
-  let scheduled = false;
-  const run = (until: number): void => {
-    while (next < queue.length && performance.now() < until) {
-      try {
-        (queue[next++] as () => void)();
-      } catch {
-        // The observer's failure never reaches the traffic.
-      }
-    }
-    if (next < queue.length) return;
-    queue = [];
-    next = 0;
-  };
-  const slice = (): void => {
-    scheduled = false;
-    run(performance.now() + TAP_SLICE_MS);
-    if (next < queue.length) schedule();
-  };
-  const schedule = (): void => {
-    if (scheduled) return;
-    scheduled = true;
-    setImmediate(slice);
-  };
-  return {
-    later(call) {
-      queue.push(call);
-      schedule();
-    },
-    drain: () => run(Number.POSITIVE_INFINITY),
   };
 }
 
