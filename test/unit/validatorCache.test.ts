@@ -2,7 +2,7 @@ import { expect, test } from './helpers/test.js';
 import fc from 'fast-check';
 import { readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadContractSync, SchemaValidators } from '../../src/contracts/index.js';
+import { parseContract, SchemaValidators } from '../../src/contracts/index.js';
 import { openRpcMetaValidator, validateOpenRpcDocument } from '../../src/contracts/metaSchema.js';
 import { readFileSync } from 'node:fs';
 import type { Contract } from '../../src/contracts/index.js';
@@ -20,6 +20,15 @@ const DOCUMENTS = [join(ROOT, 'node_modules/@metamask/api-specs/dist/build/openr
 // Each process validates documents with one meta-schema validator, made at its first use: made here, with the cache
 // off, it writes no entry into the folders of the tests below, which count what their schemas wrote.
 withCache('off', () => validateOpenRpcDocument({}));
+
+/**
+ * The contract at `path`, built anew. A contract's compiled schemas take the cache of the environment they are
+ * first compiled in, and a process loads each unchanged file once (`loadContractSync`); these tests move one process
+ * from cache to cache, so each step builds its contract as a new process would.
+ */
+function freshContract(path: string): Contract {
+  return parseContract(JSON.parse(readFileSync(path, 'utf8')), path);
+}
 
 /** Runs `work` with a new cache folder of its own, removed after. */
 function inScratchCache(work: (dir: string) => void): void {
@@ -64,13 +73,13 @@ test('property: a validator loaded from the cache gives the verdict and the erro
   inScratchCache((dir) => {
     for (const path of DOCUMENTS) {
       // Each load gives a new document object, so each SchemaValidators below starts with nothing in memory.
-      const cold = withCache(dir, () => new SchemaValidators(loadContractSync(path)));
-      const contract = loadContractSync(path);
+      const cold = withCache(dir, () => new SchemaValidators(freshContract(path)));
+      const contract = freshContract(path);
       const schemas = schemasOf(contract);
       for (const schema of schemas) withCache(dir, () => cold.validator(schema));
       expect(readdirSync(dir).length, `${path}: validators written`).toBeGreaterThan(0);
       const warm = withCache(dir, () => new SchemaValidators(contract));
-      const fresh = withCache('off', () => new SchemaValidators(loadContractSync(path)));
+      const fresh = withCache('off', () => new SchemaValidators(freshContract(path)));
       // Every disagreement collected and asserted once per document: an expect per value costs more than the checks.
       const values = fc.sample(fc.oneof(fc.jsonValue(), fc.object()), { numRuns: 8, seed: 7 });
       const disagreements = schemas.flatMap((schema) =>
@@ -157,20 +166,20 @@ test('the cache is what a later run uses, and an entry that does not load is com
   inScratchCache((dir) => {
     const path = DOCUMENTS[1] as string;
     const schema = { type: 'object', required: ['session_id'], properties: { session_id: { type: 'string' } } };
-    withCache(dir, () => new SchemaValidators(loadContractSync(path)).validator(schema));
+    withCache(dir, () => new SchemaValidators(freshContract(path)).validator(schema));
     const valid = { session_id: 's1' };
     const entry = plantRefusingEntry(dir);
-    expect(withCache(dir, () => new SchemaValidators(loadContractSync(path)).check(schema, valid)).map((v) => v.keyword)).toEqual(['planted']);
+    expect(withCache(dir, () => new SchemaValidators(freshContract(path)).check(schema, valid)).map((v) => v.keyword)).toEqual(['planted']);
     writeFileSync(join(dir, entry), 'this is not JavaScript (');
-    expect(withCache(dir, () => new SchemaValidators(loadContractSync(path)).check(schema, valid))).toEqual([]);
-    expect(withCache(dir, () => new SchemaValidators(loadContractSync(path)).check(schema, { session_id: 1 })).map((v) => v.instancePath)).toEqual(['/session_id']);
+    expect(withCache(dir, () => new SchemaValidators(freshContract(path)).check(schema, valid))).toEqual([]);
+    expect(withCache(dir, () => new SchemaValidators(freshContract(path)).check(schema, { session_id: 1 })).map((v) => v.instancePath)).toEqual(['/session_id']);
   });
 });
 
 test('an unwritable cache folder costs nothing but the cache: validators are compiled as without one', () => {
   const file = join(scratchDir('contract-gate-vcache'), 'a-file');
   writeFileSync(file, '');
-  const validators = withCache(join(file, 'below-a-file'), () => new SchemaValidators(loadContractSync(DOCUMENTS[1] as string)));
+  const validators = withCache(join(file, 'below-a-file'), () => new SchemaValidators(freshContract(DOCUMENTS[1] as string)));
   const schema = { type: 'integer', minimum: 3 };
   expect(withCache(join(file, 'below-a-file'), () => validators.check(schema, 2)).map((v) => v.keyword)).toEqual(['minimum']);
   expect(validators.check(schema, 3)).toEqual([]);
@@ -196,7 +205,7 @@ test('a run that writes to a cache over its bound prunes it, keeping what it wro
   const schema = { type: 'object', required: ['title'], properties: { title: { type: 'string' } } };
   inScratchCache((dir) => {
     for (let index = 0; index < 20; index++) plant(dir, `old-${index}.cjs`, 100 * KB, 2 * DAY_MS + index);
-    withCache(dir, () => new SchemaValidators(loadContractSync(path)).validator(schema), 1);
+    withCache(dir, () => new SchemaValidators(freshContract(path)).validator(schema), 1);
     const names = readdirSync(dir);
     const written = names.filter((name) => !name.startsWith('old-'));
     expect(written).toHaveLength(1);
@@ -207,11 +216,11 @@ test('a run that writes to a cache over its bound prunes it, keeping what it wro
     const entry = join(dir, written[0] as string);
     const recently = new Date(Date.now() - 60 * 60 * 1000);
     utimesSync(entry, recently, recently);
-    withCache(dir, () => new SchemaValidators(loadContractSync(path)).check(schema, { title: 't' }));
+    withCache(dir, () => new SchemaValidators(freshContract(path)).check(schema, { title: 't' }));
     expect(Math.abs(statSync(entry).mtimeMs - recently.getTime()), 'a load the same day writes nothing').toBeLessThan(1);
     const longAgo = new Date(Date.now() - 3 * DAY_MS);
     utimesSync(entry, longAgo, longAgo);
-    expect(withCache(dir, () => new SchemaValidators(loadContractSync(path)).check(schema, { title: 1 })).map((v) => v.instancePath)).toEqual(['/title']);
+    expect(withCache(dir, () => new SchemaValidators(freshContract(path)).check(schema, { title: 1 })).map((v) => v.instancePath)).toEqual(['/title']);
     expect(Date.now() - statSync(entry).mtimeMs, 'a load on a later day marks the entry used').toBeLessThan(60_000);
   });
 });
@@ -219,12 +228,12 @@ test('a run that writes to a cache over its bound prunes it, keeping what it wro
 test("the generators' own validators are cached too, per document: loaded ones judge as fresh ones; a resolver without a digest is never cached", () => {
   inScratchCache((dir) => {
     for (const path of DOCUMENTS) {
-      const schemas = schemasOf(loadContractSync(path));
+      const schemas = schemasOf(freshContract(path));
       const values = fc.sample(fc.oneof(fc.jsonValue(), fc.object()), { numRuns: 6, seed: 11 });
       // Each load gives a new resolver, so each check below starts with nothing in memory.
       const outcomes = (cache: string) =>
         withCache(cache, () => {
-          const check = schemaCheckFor(loadContractSync(path).resolver);
+          const check = schemaCheckFor(freshContract(path).resolver);
           return schemas.map((schema) => values.map((value) => check.errors(schema as never, value as never)));
         });
       const fresh = outcomes('off');
@@ -243,8 +252,8 @@ test("a planted entry is what the generators' check uses: the cache is read, not
   inScratchCache((dir) => {
     const path = DOCUMENTS[1] as string;
     const schema = { type: 'object', required: ['cols'], properties: { cols: { type: 'integer' } } };
-    withCache(dir, () => schemaCheckFor(loadContractSync(path).resolver).accepts(schema, { cols: 80 }));
+    withCache(dir, () => schemaCheckFor(freshContract(path).resolver).accepts(schema, { cols: 80 }));
     plantRefusingEntry(dir);
-    expect(withCache(dir, () => schemaCheckFor(loadContractSync(path).resolver).errors(schema, { cols: 80 })).map((error) => error.keyword)).toEqual(['planted']);
+    expect(withCache(dir, () => schemaCheckFor(freshContract(path).resolver).errors(schema, { cols: 80 })).map((error) => error.keyword)).toEqual(['planted']);
   });
 });
