@@ -8,15 +8,21 @@ import { defineConfig } from '@playwright/test';
  */
 
 /**
- * The unit files whose tests take the longest (packed installs, both runners, gated runs, slow targets): with the
+ * The unit files whose tests take the longest (packed installs, both runners, gated runs): with the
  * self-test, the project `long`, listed before `unit`, so that they start early and the short tests fill the workers
  * at the end instead of one long test running on alone (Playwright deals tests out in project order, then file
  * order). One project for both, because a worker runs the tests of one project only: a worker that ends a self-test
  * shard goes on with a long unit file instead of a new worker starting for it.
  */
-const LONG_UNIT_FILES = ['userChecksExample', 'packedInstall', 'runnerEquivalence', 'gatedRunCli', 'reportShardMerge', 'evidenceAudit', 'budgetSlowTarget', 'statefulRuns', 'statefulGatedReplay', 'targetDown'].map(
-  (name) => `unit/${name}.test.ts`,
-);
+const LONG_UNIT_FILES = ['userChecksExample', 'packedInstall', 'runnerEquivalence', 'gatedRunCli', 'reportShardMerge', 'evidenceAudit'].map((name) => `unit/${name}.test.ts`);
+/**
+ * The files whose tests mostly wait (slow targets, turn and ticket timeouts, servers that go down and come back: a
+ * tenth to a quarter of their wall time on a core, about 110 s of it in all): the project `waiting`, on one worker of
+ * its own beside the BUSY_WORKERS that run everything else. On those they held a worker while the cores had work to
+ * do, and when every worker waited at once the cores idled. (Harness tests alone, alternating with the four-worker
+ * layout: 171.9 and 154.6 s before, 158.7 and 137.3 s after, the same CPU.)
+ */
+const WAITING_FILES = ['budgetSlowTarget', 'statefulRuns', 'statefulGatedReplay', 'targetDown', 'scenarioFaults', 'foreignServers', 'hooksScenarios'].map((name) => `unit/${name}.test.ts`);
 /**
  * The library fixtures' own tests set worker options per file (test.use), so each file needs a worker of its own: as
  * a project listed first they start with the run, beside the self-test, instead of three fresh workers starting for
@@ -24,6 +30,8 @@ const LONG_UNIT_FILES = ['userChecksExample', 'packedInstall', 'runnerEquivalenc
  * and those of other worker settings after them).
  */
 const LIBRARY_FILES = ['libraryExternalTarget', 'libraryFixtures', 'libraryGatedFaulty'].map((name) => `unit/${name}.test.ts`);
+const BUSY_WORKERS = process.env['CI'] ? 4 : Math.max(4, Math.floor(availableParallelism() / 2));
+
 export default defineConfig({
   testDir: 'test',
   fullyParallel: true,
@@ -32,7 +40,8 @@ export default defineConfig({
   // Most tests wait on sockets, timers and child processes rather than compute. The self-test's three long tests
   // (mostly waiting too) take three workers from the start: a fourth runs the unit tests beside them. At least four
   // outside CI too (Playwright's default, half the cores, would run the self-test's long tests one after the other).
-  workers: process.env['CI'] ? 4 : Math.max(4, Math.floor(availableParallelism() / 2)),
+  // The waiting project's worker comes on top; the others are capped at BUSY_WORKERS per project.
+  workers: BUSY_WORKERS + 1,
   timeout: 60_000,
   reporter: process.env['CI'] ? [['line'], ['json', { outputFile: 'test-results/unit-results.json' }]] : [['list']],
   outputDir: 'test-results/unit-artifacts',
@@ -42,7 +51,8 @@ export default defineConfig({
   // the unit tests fill the other workers around them.
   projects: [
     { name: 'library', testMatch: LIBRARY_FILES },
-    { name: 'long', testMatch: ['selftest/**/*.test.ts', ...LONG_UNIT_FILES] },
-    { name: 'unit', testMatch: 'unit/**/*.test.ts', testIgnore: [...LONG_UNIT_FILES, ...LIBRARY_FILES] },
+    { name: 'waiting', testMatch: WAITING_FILES, workers: 1 },
+    { name: 'long', testMatch: ['selftest/**/*.test.ts', ...LONG_UNIT_FILES], workers: BUSY_WORKERS },
+    { name: 'unit', testMatch: 'unit/**/*.test.ts', testIgnore: [...LONG_UNIT_FILES, ...LIBRARY_FILES, ...WAITING_FILES], workers: BUSY_WORKERS },
   ],
 });
