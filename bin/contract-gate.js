@@ -1,15 +1,19 @@
 #!/usr/bin/env node
 // The CLI runs the compiled package, bundled (dist/cli/bundle/: scripts/bundleCli.mjs); `npm run build` produces it
 // (npm ci and npm pack run it through "prepare").
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const main = new URL('../dist/cli/bundle/main.js', import.meta.url);
-if (!existsSync(fileURLToPath(main))) {
+// The import says whether the package is built: only the entry itself missing is "not built" (a dependency missing
+// from node_modules is an error of its own, shown as it is).
+let run;
+try {
+  ({ main: run } = await import(main.href));
+} catch (error) {
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).startsWith(`Cannot find module '${fileURLToPath(main)}'`)) throw error;
   process.stderr.write('contract-gate: the package is not built (no dist/cli/bundle/main.js): run `npm run build` in its folder\n');
   process.exit(2);
 }
-const { main: run } = await import(main.href);
 process.exitCode = await run(process.argv.slice(2));
 
 // The command has ended and written everything. A handle something left open (a socket still closing, a timer) must

@@ -1,6 +1,9 @@
 import { expect, test } from './helpers/test.js';
-import { join } from 'node:path';
-import { REPO, runCli } from './helpers/cliRunner.js';
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { type CliResult, REPO, runCli } from './helpers/cliRunner.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 /*
  * A finished command never keeps a CI job waiting on a handle left open (a socket still closing, a timer): the event
@@ -8,6 +11,10 @@ import { REPO, runCli } from './helpers/cliRunner.js';
  */
 
 const LEAK = { NODE_OPTIONS: `--import ${join(REPO, 'test', 'unit', 'helpers', 'leakedHandle.mjs')}` };
+/** Runs node with `args` and collects its exit code and output. */
+const runNode = (args: string[]): Promise<CliResult> =>
+  new Promise((resolve) => execFile(process.execPath, args, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr })));
+
 const LINGER = /^contract-gate: the command ended, but Timeout stayed open 3 s later; exiting$/m;
 
 test('a command that leaves a handle open still ends, with its exit code, naming the handle; without one it ends at once and says nothing', async () => {
@@ -25,4 +32,24 @@ test('a command that leaves a handle open still ends, with its exit code, naming
   const clean = await runCli(['profiles']);
   expect(clean.code).toBe(0);
   expect(clean.stderr).not.toMatch(/stayed open/);
+});
+
+test('an unbuilt package says so (exit 2); a built one whose bundle cannot load a dependency shows that error instead', async () => {
+  const entryIn = (files: Record<string, string>): Promise<CliResult> => {
+    const dir = scratchDir('contract-gate-entry');
+    mkdirSync(join(dir, 'bin'));
+    copyFileSync(join(REPO, 'bin', 'contract-gate.js'), join(dir, 'bin', 'contract-gate.js'));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'contract-gate', type: 'module' }));
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    return runNode([join(dir, 'bin', 'contract-gate.js'), '--version']);
+  };
+  const unbuilt = await entryIn({});
+  expect([unbuilt.code, unbuilt.stderr]).toEqual([2, 'contract-gate: the package is not built (no dist/cli/bundle/main.js): run `npm run build` in its folder\n']);
+  const broken = await entryIn({ 'dist/cli/bundle/main.js': "import 'contract-gate-no-such-dependency';\nexport const main = async () => 0;\n" });
+  expect(broken.code).toBe(1);
+  expect(broken.stderr).toContain("Cannot find package 'contract-gate-no-such-dependency'");
+  expect(broken.stderr).not.toContain('not built');
 });
