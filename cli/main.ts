@@ -3,7 +3,7 @@ import { HarnessError } from '../core/harnessError.js';
 import { COMMANDS, type CommandDeclaration } from './commands/index.js';
 import { EXIT } from './exitCodes.js';
 import { addTableOptions, givenOptions, withDefaults } from './lib/commanderOptions.js';
-import { packageVersion } from './lib/repoPaths.js';
+import { PACKAGE_VERSION } from './lib/repoPaths.js';
 
 function declare(program: Command, declaration: CommandDeclaration, setExitCode: (code: number) => void): void {
   const command = program.command(declaration.name).description(declaration.description);
@@ -26,7 +26,7 @@ function declare(program: Command, declaration: CommandDeclaration, setExitCode:
 export function buildProgram(setExitCode: (code: number) => void): Command {
   const program = new Command('contract-gate')
     .description('Contract conformance harness for JSON-RPC-over-WebSocket gateways described by OpenRPC.')
-    .version(packageVersion(), '-V, --version', 'print the version of contract-gate')
+    .version(PACKAGE_VERSION, '-V, --version', 'print the version of contract-gate')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   for (const declaration of COMMANDS) declare(program, declaration, setExitCode);

@@ -58,6 +58,12 @@ export function parseContract(document: unknown, origin: string, options: LoadCo
  */
 const loadedFiles = new Map<string, { readonly text: string; readonly validated: boolean; readonly contract: Contract }>();
 
+/** The contract this process built from `text` read at `path`, if it has built one; never loads anything itself. */
+export function loadedContract(path: string, text: string): Contract | undefined {
+  const known = loadedFiles.get(path);
+  return known?.text === text ? known.contract : undefined;
+}
+
 /** Reads a contract from a file path synchronously (used at test collection time). */
 export function loadContractSync(path: string, options: LoadContractOptions = {}): Contract {
   let text: string;

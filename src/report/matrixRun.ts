@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isJsonObject, type JsonObject } from '../../core/index.js';
 import type { RunConfig } from '../config/runConfig.js';
-import { loadContractSync } from '../contracts/loadContract.js';
+import { loadedContract } from '../contracts/loadContract.js';
 import type { MatrixContract, MatrixRun } from './matrixTypes.js';
 
 /** The title and version a report shows for a contract (read from its `info`; "?" when the file cannot tell). */
@@ -12,17 +12,17 @@ function contractFacts(path: string): MatrixContract {
   return { title: typeof info['title'] === 'string' ? info['title'] : '?', version: typeof info['version'] === 'string' ? info['version'] : '?', path };
 }
 
-/** The document at `path`: as the run loaded it (no second parse of a large file), else as the file holds it. */
+/**
+ * The document at `path`: the one this process's run already loaded while the file is unchanged (no second parse of
+ * a large file), else as the file holds it.
+ */
 function documentAt(path: string): JsonObject | undefined {
   try {
-    return loadContractSync(path, { validate: false }).document;
+    const text = readFileSync(path, 'utf8');
+    const document: unknown = loadedContract(path, text)?.document ?? JSON.parse(text);
+    return isJsonObject(document) ? document : undefined;
   } catch {
-    try {
-      const document: unknown = JSON.parse(readFileSync(path, 'utf8'));
-      return isJsonObject(document) ? document : undefined;
-    } catch {
-      return undefined;
-    }
+    return undefined;
   }
 }
 

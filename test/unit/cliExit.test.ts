@@ -1,8 +1,7 @@
 import { expect, test } from './helpers/test.js';
-import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { type CliResult, REPO, runCli } from './helpers/cliRunner.js';
+import { type CliResult, REPO, runCli, runScript } from './helpers/cliRunner.js';
 import { scratchDir } from './helpers/scratchDir.js';
 
 /*
@@ -11,10 +10,6 @@ import { scratchDir } from './helpers/scratchDir.js';
  */
 
 const LEAK = { NODE_OPTIONS: `--import ${join(REPO, 'test', 'unit', 'helpers', 'leakedHandle.mjs')}` };
-/** Runs node with `args` and collects its exit code and output. */
-const runNode = (args: string[]): Promise<CliResult> =>
-  new Promise((resolve) => execFile(process.execPath, args, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr })));
-
 const LINGER = /^contract-gate: the command ended, but Timeout stayed open 3 s later; exiting$/m;
 
 test('a command that leaves a handle open still ends, with its exit code, naming the handle; without one it ends at once and says nothing', async () => {
@@ -44,7 +39,7 @@ test('an unbuilt package says so (exit 2); a built one whose bundle cannot load 
       mkdirSync(dirname(join(dir, path)), { recursive: true });
       writeFileSync(join(dir, path), text);
     }
-    return runNode([join(dir, 'bin', 'contract-gate.js'), '--version']);
+    return runScript(join(dir, 'bin', 'contract-gate.js'), ['--version']);
   };
   const unbuilt = await entryIn({});
   expect([unbuilt.code, unbuilt.stderr]).toEqual([2, 'contract-gate: the package is not built (no dist/cli/bundle/main.js): run `npm run build` in its folder\n']);

@@ -12,8 +12,13 @@ export interface CliResult {
 
 /** Runs `contract-gate <args>` in a child process (what a CI job does) and collects its output. */
 export function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 120_000): Promise<CliResult> {
+  return runScript(CLI, args, env, timeoutMs);
+}
+
+/** Runs a Node script (a copy of the entry point, say) the way runCli runs the CLI's. */
+export function runScript(script: string, args: string[], env: Record<string, string> = {}, timeoutMs = 120_000): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO, env: { ...process.env, CI: 'true', ...env } });
+    const child = spawn(process.execPath, [script, ...args], { cwd: REPO, env: { ...process.env, CI: 'true', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
