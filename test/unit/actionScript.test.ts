@@ -1,6 +1,6 @@
 import { expect, test } from './helpers/test.js';
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from './helpers/cliRunner.js';
 import { scratchDir } from './helpers/scratchDir.js';
@@ -20,13 +20,26 @@ interface ActionRun {
   summary: string;
 }
 
+/**
+ * The action runs the gate installed in its working directory (`npx --no-install contract-gate`): `dir` becomes a
+ * project that installs this checkout, with the links `npm i -D <folder>` makes. Run from the repository itself, npx
+ * would install the repository into its own cache and run its prepare script, rebuilding dist/ under the other tests.
+ */
+function installGateIn(dir: string): void {
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'action-user', private: true, devDependencies: { 'contract-gate': `file:${REPO}` } }));
+  mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
+  symlinkSync(REPO, join(dir, 'node_modules', 'contract-gate'), 'dir');
+  symlinkSync(join('..', 'contract-gate', 'bin', 'contract-gate.js'), join(dir, 'node_modules', '.bin', 'contract-gate'));
+}
+
 function runAction(inputs: Record<string, string>, dir: string): Promise<ActionRun> {
+  installGateIn(dir);
   const outputFile = join(dir, 'github-output');
   const summaryFile = join(dir, 'step-summary');
   writeFileSync(outputFile, '');
   writeFileSync(summaryFile, '');
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', [SCRIPT], { cwd: REPO, env: { ...process.env, CI: 'true', GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, ...inputs } });
+    const child = spawn('bash', [SCRIPT], { cwd: dir, env: { ...process.env, CI: 'true', GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, ...inputs } });
     let log = '';
     child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
@@ -52,8 +65,11 @@ function configIn(dir: string, config: Record<string, unknown>): string {
 test('a passing gate: outputs verdict pass, 0 failed, 0 flaky and the report folder the configuration names; the summary once', async () => {
   const dir = scratchDir('contract-gate-action');
   const config = configIn(dir, { contract: [SLICE], runs: 3, reportDir: 'gate-report' });
+  const bundle = join(REPO, 'dist', 'cli', 'bundle', 'main.js');
+  const built = statSync(bundle).mtimeMs;
   const run = await runAction({ INPUT_CONFIG: config, INPUT_ARGS: '--grep "@method:session\\.create" --seed 5', CONTRACT_GATE_TOKEN: TOKEN }, dir);
   expect(run.code, run.log).toBe(0);
+  expect(statSync(bundle).mtimeMs, 'the installed gate ran as built: nothing rebuilt the package').toBe(built);
   expect(run.outputs).toEqual({ verdict: 'pass', failed: '0', flaky: '0', 'report-path': join(dir, 'gate-report') });
   expect(run.summary.match(/Contract gate PASS/g)).toHaveLength(1);
   expect(run.log).toContain('seed 5;');
