@@ -1,4 +1,5 @@
-import { chromium, expect, test, type Browser } from '@playwright/test';
+import { chromium, type Browser } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium, expect, test } from '@playwright/test';
+import { type Browser, chromium } from '@playwright/test';
+import { expect, test } from './helpers/test.js';
 import { buildMatrix, type TestRecord } from '../../src/report/matrixModel.js';
 import { renderHtml } from '../../src/report/renderHtml.js';
 import { removeScratchDirs, scratchDir } from '../reporterFixtures/runFixture.js';
