@@ -54,66 +54,14 @@ function tagLabels(tags: readonly string[]): Array<{ name: string; value: string
 /** Files written at once: thousands of small files go to the I/O threads in batches, off the run's thread. */
 const WRITES_AT_ONCE = 64;
 
-type Parameters = ReadonlyArray<{ name: string; value: string }>;
-
-/**
- * Writes cells' result files as the cells end, at most WRITES_AT_ONCE at a time, so that a run's thousands of files
- * are written while it still runs instead of after it (creating a file costs a fraction of a millisecond to several,
- * depending on the file system: three thousand of them took two seconds at the end of a run of a large document). A cell
- * that attaches files (its transcript, its attachments) waits for `done`: its files may still be written when it
- * ends.
- */
-export class AllureResultsWriter {
-  private queue: AllureCell[] = [];
-  private next = 0;
-  private readonly deferred: AllureCell[] = [];
-  private readonly idle: Array<() => void> = [];
-  private writing = 0;
-  private failure: unknown;
-
-  constructor(
-    private readonly resultsDir: string,
-    private readonly parameters: Parameters,
-  ) {
-    mkdirSync(resultsDir, { recursive: true });
-  }
-
-  add(cell: AllureCell): void {
-    if (cell.transcriptPath !== undefined || cell.attachmentPaths.length > 0) this.deferred.push(cell);
-    else this.enqueue(cell);
-  }
-
-  /** Writes the deferred cells, then resolves once every file is written; rejects with the first write that failed. */
-  async done(): Promise<void> {
-    for (const cell of this.deferred.splice(0)) this.enqueue(cell);
-    while (this.writing > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
-    if (this.failure !== undefined) throw this.failure;
-  }
-
-  private enqueue(cell: AllureCell): void {
-    this.queue.push(cell);
-    this.pump();
-  }
-
-  private pump(): void {
-    while (this.writing < WRITES_AT_ONCE && this.next < this.queue.length) {
-      const cell = this.queue[this.next++] as AllureCell;
-      if (this.next === this.queue.length) [this.queue, this.next] = [[], 0];
-      this.writing++;
-      void writeAllureResult(this.resultsDir, cell, this.parameters)
-        .catch((error: unknown) => {
-          this.failure ??= error;
-        })
-        .finally(() => {
-          this.writing--;
-          this.pump();
-          if (this.writing === 0) for (const resolve of this.idle.splice(0)) resolve();
-        });
-    }
+export async function writeAllureResults(resultsDir: string, cells: readonly AllureCell[], parameters: ReadonlyArray<{ name: string; value: string }>): Promise<void> {
+  mkdirSync(resultsDir, { recursive: true });
+  for (let first = 0; first < cells.length; first += WRITES_AT_ONCE) {
+    await Promise.all(cells.slice(first, first + WRITES_AT_ONCE).map((cell) => writeAllureResult(resultsDir, cell, parameters)));
   }
 }
 
-async function writeAllureResult(resultsDir: string, cell: AllureCell, parameters: Parameters): Promise<void> {
+async function writeAllureResult(resultsDir: string, cell: AllureCell, parameters: ReadonlyArray<{ name: string; value: string }>): Promise<void> {
   const uuid = randomUUID();
   const attachments: Array<{ name: string; source: string; type: string }> = [];
   if (cell.transcriptPath && existsSync(cell.transcriptPath)) {
