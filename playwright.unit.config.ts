@@ -2,19 +2,19 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 
 /**
- * The harness's own tests: unit, property, gateway, reporter and CLI tests (`npm run test:unit`, test/unit/), and
- * every fault of the reference gateway against the harness (`npm run test:selftest`, test/selftest/). Conformance
- * suites live in suites/.
+ * The harness's own tests: unit, property, gateway, reporter and CLI tests (`npm run test:unit`: test/unit/ and the
+ * slowest of them in test/slow/), and every fault of the reference gateway against the harness (`npm run
+ * test:selftest`, test/selftest/). Conformance suites live in suites/.
  */
 
-/**
- * The unit files whose tests take the longest (packed installs, both runners, gated runs): with the
- * self-test, the project `long`, listed before `unit`, so that they start early and the short tests fill the workers
- * at the end instead of one long test running on alone (Playwright deals tests out in project order, then file
- * order). One project for both, because a worker runs the tests of one project only: a worker that ends a self-test
- * shard goes on with a long unit file instead of a new worker starting for it.
+/*
+ * The tests that take the longest (packed installs, both runners, gated runs) live in test/slow/, between test/selftest/
+ * and test/unit/: Playwright deals out a project's tests in file order, so the self-test's long tests start first, the
+ * slow files next, and the short unit tests fill the workers at the end instead of one long test running on alone.
+ * All three are one project, because a worker runs the tests of one project only: a worker that ends a self-test shard
+ * goes on with a slow file, and then with unit tests, instead of a new worker starting for each project (a worker's
+ * start and its first imports cost 1-3 s of CPU).
  */
-const LONG_UNIT_FILES = ['userChecksExample', 'packedInstall', 'runnerEquivalence', 'gatedRunCli', 'reportShardMerge', 'evidenceAudit'].map((name) => `unit/${name}.test.ts`);
 /**
  * The files whose tests mostly wait (slow targets, turn and ticket timeouts, servers that go down and come back: a
  * tenth to a quarter of their wall time on a core, about 110 s of it in all): the project `waiting`, on one worker of
@@ -47,12 +47,11 @@ export default defineConfig({
   outputDir: 'test-results/unit-artifacts',
   // One temporary folder for the run's tests (test/unit/helpers/scratchDir.ts), removed when the run ends.
   globalSetup: './test/scratchRoot.ts',
-  // After the library files, the self-test's long tests are scheduled first (selftest/ sorts before unit/), so that
-  // the unit tests fill the other workers around them.
+  // After the library files, the self-test's long tests are scheduled first (selftest/ sorts before slow/ and unit/),
+  // so that the other tests fill the workers around them.
   projects: [
     { name: 'library', testMatch: LIBRARY_FILES },
     { name: 'waiting', testMatch: WAITING_FILES, workers: 1 },
-    { name: 'long', testMatch: ['selftest/**/*.test.ts', ...LONG_UNIT_FILES], workers: BUSY_WORKERS },
-    { name: 'unit', testMatch: 'unit/**/*.test.ts', testIgnore: [...LONG_UNIT_FILES, ...LIBRARY_FILES, ...WAITING_FILES], workers: BUSY_WORKERS },
+    { name: 'unit', testMatch: ['selftest/**/*.test.ts', 'slow/**/*.test.ts', 'unit/**/*.test.ts'], testIgnore: [...LIBRARY_FILES, ...WAITING_FILES], workers: BUSY_WORKERS },
   ],
 });

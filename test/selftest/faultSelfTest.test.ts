@@ -15,7 +15,7 @@ import { renderFaultTable, type TableRow } from './selfTestTable.js';
 /*
  * The harness proves that each check can fail, and fails for its own reason only: for every fault of the reference
  * gateway, `contract-gate run --fault NAME` must fail exactly the cells its expectation lists. The control, a clean
- * full run that must fail none, is the evidence audit's clean run (test/unit/evidenceAudit.test.ts), which also holds
+ * full run that must fail none, is the evidence audit's clean run (test/slow/evidenceAudit.test.ts), which also holds
  * every check to a pass with evidence there. The runs use the CLI's options and run configuration but the in-process
  * runner (fixtures/inProcessRun.ts) instead of a Playwright process each, and their replay commands in this process
  * too: the fault runs in two shard tests (two worker processes, so that both cores work), each running several at a

@@ -1,7 +1,7 @@
-import { expect, test } from './helpers/test.js';
+import { expect, test } from '../unit/helpers/test.js';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO } from './helpers/cliRunner.js';
+import { REPO } from '../unit/helpers/cliRunner.js';
 import { cellKey, FAULT_CASES, type FaultCase } from '../selftest/faultExpectations.js';
 import { type CaseRun, runCase, runCaseInProcess } from '../selftest/selfTestRun.js';
 import { METHOD_CHECKS } from '../../src/conformance/methodRunTypes.js';

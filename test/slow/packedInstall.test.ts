@@ -1,7 +1,7 @@
-import { expect, test } from './helpers/test.js';
+import { expect, test } from '../unit/helpers/test.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { installedPackage, npmExec } from './helpers/packedPackage.js';
+import { installedPackage, npmExec } from '../unit/helpers/packedPackage.js';
 
 const npx = (dir: string, args: string[]) => npmExec(dir, ['contract-gate', ...args]);
 

@@ -1,4 +1,4 @@
-import { expect, test } from './helpers/test.js';
+import { expect, test } from '../unit/helpers/test.js';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { allChecks } from '../../profiles/index.js';
 import { isEvidenced } from '../../src/checks/evidence.js';
 import type { Matrix, MatrixCell } from '../../src/report/matrixTypes.js';
 import { FAULT_CASES } from '../selftest/faultExpectations.js';
-import { scratchDir } from './helpers/scratchDir.js';
+import { scratchDir } from '../unit/helpers/scratchDir.js';
 
 /*
  * No verdict without evidence, over the whole catalogue. Every check id is listed in AUDIT with a run whose target

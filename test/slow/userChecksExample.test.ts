@@ -1,10 +1,10 @@
-import { expect, test } from './helpers/test.js';
+import { expect, test } from '../unit/helpers/test.js';
 import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO } from './helpers/cliRunner.js';
-import { linkInstalledPackage, npmExec, packedTarball } from './helpers/packedPackage.js';
-import { scratchDir } from './helpers/scratchDir.js';
+import { REPO } from '../unit/helpers/cliRunner.js';
+import { linkInstalledPackage, npmExec, packedTarball } from '../unit/helpers/packedPackage.js';
+import { scratchDir } from '../unit/helpers/scratchDir.js';
 
 // examples/user-checks as a user has it: its files in an empty folder, contract-gate installed from the packed
 // tarball (with @playwright/test, its own devDependency, which contract-gate brings: the folder links to the install

@@ -1,10 +1,10 @@
-import { expect, test } from './helpers/test.js';
+import { expect, test } from '../unit/helpers/test.js';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type RunningGateway, startGateway } from '../../gateway/index.js';
 import { parseMatrixJson } from '../../src/report/renderJson.js';
-import { REPO, runCli, serveCli } from './helpers/cliRunner.js';
-import { HOOKS_EXTENSION } from './helpers/gatewayHarness.js';
+import { REPO, runCli, serveCli } from '../unit/helpers/cliRunner.js';
+import { HOOKS_EXTENSION } from '../unit/helpers/gatewayHarness.js';
 
 /*
  * A run against a gated Hermes dashboard (the reference gateway in gated mode): the whole run passes with a basic

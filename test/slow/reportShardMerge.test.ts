@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from './helpers/test.js';
+import { expect, test } from '../unit/helpers/test.js';
 import type { Matrix } from '../../src/report/matrixTypes.js';
 import { mergeShards } from '../../reporters/shardMerge.js';
 import { CELLS_SPEC_MATRIX } from '../reporterFixtures/cellsSpecMatrix.js';
