@@ -49,7 +49,10 @@ export function testRecord(test: TestCase): TestRecord {
     annotations: annotationsOf(test),
     errors: (last?.errors ?? []).map((error) => error.message ?? error.value ?? ''),
   };
-  if (last) record.status = last.status;
+  if (last) {
+    record.status = last.status;
+    record.durationMs = test.results.reduce((sum, result) => sum + result.duration, 0);
+  }
   return record;
 }
 

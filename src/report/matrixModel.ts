@@ -23,6 +23,8 @@ export interface TestRecord {
   errors: readonly string[];
   /** Status of the final attempt; absent when the test never ran. */
   status?: TestRunStatus;
+  /** Time the test took, its attempts included; absent when it never ran or its runner does not time it (the proxy). */
+  durationMs?: number;
 }
 
 export interface TestVerdict {
@@ -175,6 +177,8 @@ export function sortChecks(checks: Iterable<string>): string[] {
 interface CellAccumulator {
   cell: MatrixCell;
   worstCount: number;
+  /** The cell's tests' time, whichever verdict wins; undefined while none of them was timed. */
+  durationMs: number | undefined;
 }
 
 function mergeIntoCell(acc: CellAccumulator, verdict: TestVerdict): void {
@@ -250,12 +254,14 @@ export function buildMatrix(records: readonly TestRecord[], run: MatrixRun, gene
     if (!key) continue;
     const verdict = classifyTest(record);
     const id = JSON.stringify([key.method, key.check]);
-    const acc = byCell.get(id);
+    let acc = byCell.get(id);
     if (acc) mergeIntoCell(acc, verdict);
-    else byCell.set(id, { cell: { method: key.method, check: key.check, ...verdict }, worstCount: 1 });
+    else byCell.set(id, (acc = { cell: { method: key.method, check: key.check, ...verdict }, worstCount: 1, durationMs: undefined }));
+    if (record.durationMs !== undefined) acc.durationMs = (acc.durationMs ?? 0) + record.durationMs;
   }
-  const cells = [...byCell.values()].map(({ cell, worstCount }) => {
+  const cells = [...byCell.values()].map(({ cell, worstCount, durationMs }) => {
     if (worstCount > 1 && cell.status !== 'pass' && cell.status !== 'n/a') cell.detail = joinDetail(cell.detail, `${worstCount} tests`);
+    if (durationMs !== undefined) cell.durationMs = durationMs;
     return cell;
   });
   cells.sort(compareCells);

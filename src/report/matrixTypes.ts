@@ -26,6 +26,8 @@ export interface MatrixCell {
   evidence?: Evidence;
   /** Attempts made when the cell was retried (`--retries`): 2 for a cell that failed once and then passed. */
   attempts?: number;
+  /** Time its tests took, retries included; absent in matrices written before it existed and where nothing timed them. */
+  durationMs?: number;
 }
 
 export interface MatrixContract {

@@ -13,9 +13,13 @@ function junitProperties(cell: MatrixCell): string {
   return `\n      <properties>\n${items.join('\n')}\n      </properties>`;
 }
 
+/** JUnit's `time`, in seconds, of what took `ms` milliseconds. */
+const timeAttribute = (ms: number): string => ` time="${(ms / 1000).toFixed(3)}"`;
+
 /**
- * JUnit XML of a matrix built outside the Playwright runner (the proxy's): one testsuite per subject, one
- * testcase per cell named `subject › check`; fail and stale cells fail, n/a and not-run cells are skipped.
+ * JUnit XML of a matrix built outside the Playwright runner (the run engine's, the proxy's): one testsuite per
+ * subject, one testcase per cell named `subject › check`, with the time its tests took where they were timed; fail
+ * and stale cells fail, n/a and not-run cells are skipped.
  */
 export function renderJunit(matrix: Matrix, suiteName = 'contract-gate'): string {
   const bySubject = new Map<string, Matrix['cells']>();
@@ -26,10 +30,13 @@ export function renderJunit(matrix: Matrix, suiteName = 'contract-gate'): string
   for (const [subject, cells] of bySubject) {
     const failed = cells.filter((cell) => cell.status === 'fail' || cell.status === 'stale').length;
     const skip = cells.filter((cell) => cell.status === 'n/a' || cell.status === 'not-run').length;
-    lines.push(`  <testsuite name="${escapeXml(subject)}" tests="${cells.length}" failures="${failed}" skipped="${skip}" errors="0" timestamp="${escapeXml(matrix.generatedAt)}">`);
+    const timed = cells.filter((cell) => cell.durationMs !== undefined);
+    const suiteTime = timed.length > 0 ? timeAttribute(timed.reduce((sum, cell) => sum + (cell.durationMs ?? 0), 0)) : '';
+    lines.push(`  <testsuite name="${escapeXml(subject)}" tests="${cells.length}" failures="${failed}" skipped="${skip}" errors="0"${suiteTime} timestamp="${escapeXml(matrix.generatedAt)}">`);
     for (const cell of cells) {
       const properties = junitProperties(cell);
-      const open = `    <testcase name="${escapeXml(`${subject} › ${cell.check}`)}" classname="${escapeXml(cell.check)}">${properties}`;
+      const time = cell.durationMs === undefined ? '' : timeAttribute(cell.durationMs);
+      const open = `    <testcase name="${escapeXml(`${subject} › ${cell.check}`)}" classname="${escapeXml(cell.check)}"${time}>${properties}`;
       const detail = escapeXml(cell.detail ?? cell.status);
       const links = [cell.transcript && `transcript: ${cell.transcript}`, cell.replay && `replay: npx contract-gate replay ${cell.replay}`, ...(cell.attachments ?? []).map((file) => `attachment: ${file}`)].filter(Boolean).join('\n');
       if (cell.status === 'fail' || cell.status === 'stale') lines.push(open, `      <failure message="${detail}">${escapeXml(links)}</failure>`, '    </testcase>');

@@ -1,4 +1,14 @@
-import type { Matrix } from '../../src/report/matrixTypes.js';
+import type { Matrix, MatrixCell } from '../../src/report/matrixTypes.js';
+
+/**
+ * The cells without the time their tests took, which no two runs share; and that time checked: every cell whose tests
+ * ran has one (a number of milliseconds), a not-run cell none.
+ */
+export function untimedCells(cells: readonly MatrixCell[]): MatrixCell[] {
+  const wrong = cells.filter((cell) => (cell.status === 'not-run' ? cell.durationMs !== undefined : !(typeof cell.durationMs === 'number' && cell.durationMs >= 0)));
+  if (wrong.length > 0) throw new Error(`cells with a wrong durationMs: ${JSON.stringify(wrong)}`);
+  return cells.map(({ durationMs: _durationMs, ...cell }) => cell);
+}
 
 /**
  * What a whole run of cells.spec.ts puts in matrix.json, whatever the run configuration: one cell of every state.

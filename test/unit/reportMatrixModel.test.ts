@@ -94,6 +94,14 @@ test('evidence counts travel from annotations to the cell, add up over its tests
   expect(matrix.summary.passWithoutEvidence).toBe(1);
 });
 
+test("the time of a cell's tests adds up over them, whichever verdict wins; a cell none of whose tests was timed has none", () => {
+  const matrix = buildMatrix([record('pass', 'a', 'result.schema', { durationMs: 120 }), record('fail', 'a', 'result.schema', { durationMs: 30 }), record('pass', 'a', 'result.schema'), record('pass', 'b', 'result.schema')], RUN, AT);
+  expect(matrix.cells.map(({ method, status, durationMs }) => ({ method, status, durationMs }))).toEqual([
+    { method: 'a', status: 'fail', durationMs: 150 },
+    { method: 'b', status: 'pass', durationMs: undefined },
+  ]);
+});
+
 test('severity order is stale > fail > flaky > not-run > known-fail > pass > n/a', () => {
   const ordered: CellStatus[] = ['stale', 'fail', 'flaky', 'not-run', 'known-fail', 'pass', 'n/a'];
   expect([...CELL_STATUSES].sort((a, b) => statusSeverity(b) - statusSeverity(a))).toEqual(ordered);

@@ -4,6 +4,7 @@ import { buildMatrix, type TestRecord } from '../../src/report/matrixModel.js';
 import type { Matrix, MatrixRun } from '../../src/report/matrixTypes.js';
 import { renderHtml } from '../../src/report/renderHtml.js';
 import { parseMatrixJson, renderJson } from '../../src/report/renderJson.js';
+import { renderJunit } from '../../src/report/renderJunit.js';
 import { renderMarkdown } from '../../src/report/renderMarkdown.js';
 
 const RUN: MatrixRun = {
@@ -121,4 +122,23 @@ test('HTML links failing cells to their transcript by relative path only', () =>
   expect(html).toContain('<a class="log" href="transcripts/session%20close.jsonl"');
   expect(html).not.toContain('href="javascript:');
   expect(html).toContain('data-replay="npx contract-gate replay replays/session.close-1.json"');
+});
+
+test('JUnit: a test case carries the time its tests took in seconds, a test suite the sum of its timed cases; an untimed case has none', () => {
+  const matrix = buildMatrix(
+    [
+      rec('session.create', 'params.valid-accepted', 'expected', { durationMs: 1234 }),
+      rec('session.create', 'result.schema', 'expected', { durationMs: 66 }),
+      rec('session.create', 'result.schema', 'unexpected', { durationMs: 5 }),
+      rec('session.close', 'params.valid-accepted', 'expected'),
+    ],
+    RUN,
+    '2026-01-01T00:00:00.000Z',
+  );
+  const junit = renderJunit(matrix);
+  expect(junit).toContain('<testsuite name="session.create" tests="2" failures="1" skipped="0" errors="0" time="1.305" ');
+  expect(junit).toContain('<testcase name="session.create › params.valid-accepted" classname="params.valid-accepted" time="1.234">');
+  expect(junit).toContain('<testcase name="session.create › result.schema" classname="result.schema" time="0.071">');
+  expect(junit).toContain('<testsuite name="session.close" tests="1" failures="0" skipped="0" errors="0" timestamp=');
+  expect(junit).toMatch(/<testcase name="session\.close › params\.valid-accepted" classname="params\.valid-accepted">/);
 });

@@ -29,6 +29,8 @@ test('a target whose first answer is wrong: without retries the cell fails; --re
   try {
     expect(plain.cell?.status, plain.stdout).toBe('fail');
     expect(plain.code).toBe(1);
+    expect(plain.cell?.durationMs, 'the time its test took').toBeGreaterThan(0);
+    expect(plain.junit).toMatch(/classname="result\.schema" time="\d+\.\d{3}"/);
 
     expect(retried.cell?.status, retried.stdout).toBe('flaky');
     expect(retried.cell?.attempts).toBeGreaterThanOrEqual(2);
