@@ -29,7 +29,7 @@ test('a target whose first answer is wrong: without retries the cell fails; --re
   try {
     expect(plain.cell?.status, plain.stdout).toBe('fail');
     expect(plain.code).toBe(1);
-    expect(plain.cell?.durationMs, 'the time its test took').toBeGreaterThan(0);
+    expect(plain.cell?.durationMs, 'the time its test took (a judged cell may take under a millisecond)').toBeGreaterThanOrEqual(0);
     expect(plain.junit).toMatch(/classname="result\.schema" time="\d+\.\d{3}"/);
 
     expect(retried.cell?.status, retried.stdout).toBe('flaky');
