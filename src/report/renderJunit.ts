@@ -30,8 +30,7 @@ export function renderJunit(matrix: Matrix, suiteName = 'contract-gate'): string
   for (const [subject, cells] of bySubject) {
     const failed = cells.filter((cell) => cell.status === 'fail' || cell.status === 'stale').length;
     const skip = cells.filter((cell) => cell.status === 'n/a' || cell.status === 'not-run').length;
-    const timed = cells.filter((cell) => cell.durationMs !== undefined);
-    const suiteTime = timed.length > 0 ? timeAttribute(timed.reduce((sum, cell) => sum + (cell.durationMs ?? 0), 0)) : '';
+    const suiteTime = cells.some((cell) => cell.durationMs !== undefined) ? timeAttribute(cells.reduce((sum, cell) => sum + (cell.durationMs ?? 0), 0)) : '';
     lines.push(`  <testsuite name="${escapeXml(subject)}" tests="${cells.length}" failures="${failed}" skipped="${skip}" errors="0"${suiteTime} timestamp="${escapeXml(matrix.generatedAt)}">`);
     for (const cell of cells) {
       const properties = junitProperties(cell);
