@@ -14,12 +14,14 @@ import { closeQuietly, createSession, runTurn, waitBuilt } from './scenarios/ses
  */
 
 /**
- * How long the embedded gateway's fake agent takes to build a session. The gateway's default (50 ms) stands for a
- * real agent; here every setup that needs a built session pays it (session.close, delete, undo and resume bind a
- * fresh built session per call: about 5 s of their 100 runs each at 50 ms). 5 ms keeps the order a real gateway
- * shows (reply first, then session.info) at a tenth of the wait, as the gateway's unit tests do.
+ * How long the embedded gateway's fake agent takes to build a session: no time. The gateway's default (50 ms) stands
+ * for a real agent; here every setup that needs a built session would wait for it (session.close, delete, undo and
+ * resume bind a fresh built session per call). Without a delay the build runs right after the reply is sent, so the
+ * order a real gateway shows (reply first, then session.info) holds, and both leave in one socket write. Failed builds
+ * come from the session's model, not from the delay, and stay as they were; the self-test still sees every fault fail
+ * its cells. The gateway's unit tests and `contract-gate serve` keep its default.
  */
-export const EMBEDDED_BUILD_DELAY_MS = 5;
+export const EMBEDDED_BUILD_DELAY_MS = 0;
 
 /** The embedded gated gateway's ticket TTL: short, so that the expiry check can wait it out. */
 export const EMBEDDED_TICKET_TTL_MS = 3_000;
