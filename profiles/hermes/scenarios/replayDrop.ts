@@ -21,12 +21,13 @@ const DROP_WORDS: Record<DropMode, string> = {
 };
 
 /**
- * Length of the `/slow` turn of the mid-stream drop. After its first delta (about half-way on a full-document
- * gateway: start, tool pair, delta) the scenario drops A, attaches B, waits for an event there, reconnects A and
- * activates it, and still needs a live event to come: on a loaded 2-core machine that took more than the half second
- * a 1 s turn left, failing a correct gateway.
+ * Length of the `/slow` turn of the mid-stream drop. The scenario drops A at the turn's first stamped event, then
+ * attaches B, waits for an event there, reconnects A and activates it, and still needs a live event to come: all of
+ * that must fit in what is left of the turn. On a loaded 2-core machine it took more than the half second that a
+ * 1 s turn dropped at its first delta left; dropped at its first event, a 2 s turn leaves about 2 s (the turn's
+ * steps are spread evenly over it), more than a 3 s turn dropped at its first delta left on the full document.
  */
-export const SLOW_TURN_MS = 3_000;
+export const SLOW_TURN_MS = 2_000;
 
 const seqd = (event: WireEvent): boolean => typeof event.seq === 'number';
 
@@ -57,9 +58,9 @@ export async function dropReplayVerdict(connect: Connect, mode: DropMode): Promi
     step = 'run a turn on A';
     await runTurn(a, s, 'before the drop');
     if (mode === 'mid-stream') {
-      step = `start a /slow ${SLOW_TURN_MS} turn on A and wait for its first delta`;
+      step = `start a /slow ${SLOW_TURN_MS} turn on A and wait for its first stamped event`;
       const since = await startTurn(a, s, `/slow ${SLOW_TURN_MS}`);
-      await a.events.waitFor({ type: 'message.delta', sessionId: s, since }, TURN_TIMEOUT_MS);
+      await a.events.waitFor({ sessionId: s, since, where: seqd }, TURN_TIMEOUT_MS);
     }
     const watermark = client.watermark(s) ?? 0;
     step = `drop A (${DROP_WORDS[mode]})`;
