@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { WebSocketServer } from 'ws';
 import { noAuth } from '../../src/client/connectionAuth.js';
-import { drain, drainWanted, exclusively, noteTimeout, shareFlowOverLanes, whileJudged } from '../../fixtures/flow.js';
+import { drain, drainWanted, exclusively, methodRunLanes, noteTimeout, shareFlowOverLanes, whileJudged } from '../../fixtures/flow.js';
 import type { RunPlan } from '../../src/run/runPlan.js';
 import type { Target } from '../../src/run/target.js';
 import { scratchDir } from './helpers/scratchDir.js';
@@ -12,10 +12,19 @@ import { scratchDir } from './helpers/scratchDir.js';
 // The flow rules as the run engine's lanes see them, all in one process: a timeout in one lane makes every lane
 // drain before its next request, and while one lane judges a timeout the others hold their requests. (Across
 // Playwright workers the same rules go through marker files; test/unit/targetDown.test.ts runs them end to end.)
-function planIn(workDir: string): RunPlan {
-  const config = { maxInFlight: 4, workers: 1, drainLimitMs: 2_000, requestTimeoutMs: 500, probeMethod: 'ping' };
+function planIn(workDir: string, workers: number | undefined = 1): RunPlan {
+  const config = { maxInFlight: 4, workers, drainLimitMs: 2_000, requestTimeoutMs: 500, probeMethod: 'ping' };
   return { config, workDir } as unknown as RunPlan;
 }
+
+test("the budget's method runs at once: the engine's lanes when it runs the plan, else the Playwright workers", () => {
+  // Without --workers the engine runs max(2, --max-in-flight) lanes, Playwright half the CPUs (2 in CI): a budget
+  // spread over Playwright's count would think the engine's lanes fewer than they are, and cut runs the time allows.
+  const engine = planIn('unused', undefined);
+  shareFlowOverLanes(engine, 4);
+  expect(methodRunLanes(engine)).toBe(4);
+  expect(methodRunLanes(planIn('unused', 3)), 'Playwright workers: --workers').toBe(3);
+});
 
 test('in the run engine: a timeout asks every lane to drain, per run, until a probe is answered; a judged timeout holds the other lanes', async () => {
   const dir = scratchDir('contract-gate-flow');
@@ -27,8 +36,8 @@ test('in the run engine: a timeout asks every lane to drain, per run, until a pr
   try {
     const plan = planIn(join(dir, 'a'));
     const other = planIn(join(dir, 'b'));
-    shareFlowOverLanes(plan);
-    shareFlowOverLanes(other);
+    shareFlowOverLanes(plan, 2);
+    shareFlowOverLanes(other, 2);
     expect(drainWanted(plan)).toBe(false);
     noteTimeout(plan);
     expect(drainWanted(plan), 'after a timeout').toBe(true);

@@ -30,6 +30,21 @@ test('the allocation never cuts a fixed example, never gives more than asked, an
   );
 });
 
+test('a budget that covers every case gives every method all it asked, whatever fraction of a millisecond a case costs', () => {
+  // Measured costs are fractions of a millisecond (3.3 ms a case): a method's share, its demand, divided by the cost
+  // again must still give every run it was multiplied from.
+  const measured = fc.record({ fixedMs: fc.double({ min: 0, max: 20_000, noNaN: true }), perRunMs: fc.double({ min: 0.01, max: 6_000, noNaN: true }), examples: fc.integer({ min: 0, max: 3 }), asked: fc.integer({ min: 1, max: 300 }) });
+  fc.assert(
+    fc.property(fc.array(measured, { minLength: 1, maxLength: 40 }), fc.double({ min: 0, max: 1_000, noNaN: true }), (list, spare) => {
+      const needed = predictedMs(list, list.map((method) => Math.max(method.examples, method.asked)));
+      const runs = allocateRuns(needed + spare, list);
+      const cut = list.flatMap((method, index) => ((runs[index] as number) === Math.max(method.examples, method.asked) ? [] : [`method ${index}: ${runs[index]} of ${method.asked} (${method.perRunMs} ms a case)`]));
+      expectEqual(cut, []);
+    }),
+  );
+  expect(allocateRuns(7_200_000, [{ fixedMs: 0, perRunMs: 3.3, examples: 0, asked: 47 }])).toEqual([47]);
+});
+
 test('the allocation is max-min fair in time: a method cut short never gets less time than another one more than a case', () => {
   fc.assert(
     fc.property(budget, methods, (budgetMs, list) => {
