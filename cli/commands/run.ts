@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseBaseline } from '../../src/report/baseline.js';
 import { parseMatrixJson } from '../../src/report/renderJson.js';
-import { runsSentence } from '../../src/report/runsText.js';
+import { budgetOverrunSentence, runsSentence } from '../../src/report/runsText.js';
 import { decideRunConfig } from '../../src/config/decideRunConfig.js';
 import { loadRunSettings } from '../../src/config/loadRunSettings.js';
 import type { RunSettings } from '../../src/config/optionTable.js';
@@ -52,7 +52,8 @@ export async function runCommand(settings: RunSettings): Promise<number> {
   process.stdout.write(`contract-gate: target ${config.target.label}; seed ${seed}${settings.seed === undefined ? ' (pass --seed to reproduce)' : ''}; report ${reportDir}\n`);
   const configPath = writeRunConfig(config);
   const runnerExit = config.runner === 'playwright' ? await runPlaywright(['test', '-c', SUITES_CONFIG], { [RUN_CONFIG_ENV]: configPath }) : await runEngine(config);
-  const exitCode = verdictOf(reportDir, runnerExit);
+  const overrun = config.budgetMs === undefined || config.startedAt === undefined ? undefined : budgetOverrunSentence(config.budgetMs, Date.now() - config.startedAt);
+  const exitCode = verdictOf(reportDir, runnerExit, overrun);
   if (settings.baseline) warnUnmatchedBaseline(settings.baseline, reportDir);
   return exitCode;
 }
@@ -93,7 +94,7 @@ function warnUnmatchedBaseline(baselinePath: string, reportDir: string): void {
 }
 
 /** The exit code from the matrix the run wrote (the gate's source of truth) and the runner's own exit code. */
-function verdictOf(reportDir: string, runnerExit: number): number {
+function verdictOf(reportDir: string, runnerExit: number, budgetOverrun: string | undefined): number {
   const matrixPath = join(reportDir, 'matrix.json');
   if (!existsSync(matrixPath)) {
     process.stderr.write(`contract-gate: no matrix was written to ${matrixPath} (the runner exited ${runnerExit}); see the output above\n`);
@@ -113,6 +114,7 @@ function verdictOf(reportDir: string, runnerExit: number): number {
     process.stdout.write(`contract-gate: traffic — ${requestsSent} requests sent, peak ${peakInFlight} in flight per worker, ${timeouts} timed out\n`);
   }
   if (matrix.runs) process.stdout.write(`contract-gate: ${runsSentence(matrix.runs)}\n`);
+  if (budgetOverrun) process.stdout.write(`contract-gate: ${budgetOverrun}\n`);
   process.stdout.write(
     `contract-gate: ${word} — ${summary.pass} pass (${summary.passWithoutEvidence ?? 0} with no evidence), ${summary.fail} fail, ${summary.flaky ?? 0} flaky, ${summary.knownFail} known, ${summary.stale} stale, ${summary.na} n/a, ${summary.notRun} not run; ` +
       `coverage ${coverage.reached.length}/${coverage.methods} methods${coverage.events?.total ? `, ${coverage.events.seen.length}/${coverage.events.total} events` : ''}${coverage.serverRequests?.total ? `, ${coverage.serverRequests.seen.length}/${coverage.serverRequests.total} server requests` : ''}; matrix ${join(reportDir, 'matrix.md')}\n`,

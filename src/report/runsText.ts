@@ -1,4 +1,5 @@
 import type { MatrixRuns } from './matrixTypes.js';
+import { formatElapsed } from './progressLines.js';
 
 const LISTED = 10;
 
@@ -18,6 +19,15 @@ export function runsSentence(runs: MatrixRuns): string {
   const listed = cut.slice(0, LISTED).map((method) => `${method.method} ${method.made}/${method.asked}${method.perRunMs !== undefined ? ` (${durationText(method.perRunMs)} a case)` : ''}`);
   const more = cut.length > LISTED ? `, … ${cut.length - LISTED} more` : '';
   return `${cause}: valid runs cut on ${runs.cut} of ${runs.methods.length} methods: ${listed.join(', ')}${more}`;
+}
+
+/**
+ * Said when a budgeted run ended past its budget (undefined when it did not): what a budget never cuts. Fixed cases
+ * and the cells after the method runs can outlast a budget smaller than they are.
+ */
+export function budgetOverrunSentence(budgetMs: number, elapsedMs: number): string | undefined {
+  if (elapsedMs <= budgetMs) return undefined;
+  return `the run took ${formatElapsed(elapsedMs)}, ${formatElapsed(elapsedMs - budgetMs)} past its budget of ${durationText(budgetMs)}: a budget cuts generated cases only, never the fixed ones (examples, unknown-key probes, negative mutations) nor the cells after the method runs`;
 }
 
 /** The per-method table (made vs asked), as Markdown rows. */
