@@ -114,10 +114,13 @@ export function checkConfig(data: unknown, origin: string): CheckedConfig {
     if (typeof project !== 'object' || project === null || Array.isArray(project)) continue;
     for (const key of Object.keys(project)) if (!OPTIONS.has(key)) throw unknownKey(key, `projects.${name}.`, origin, known);
   }
+  // Each option's own reading first: a text it cannot read is refused in the option's words (`budget must be a
+  // duration … got "soon"`), where the schema could only say which alternative failed first ("must be integer").
+  const options = checkedLevel(top, '', origin);
+  const checkedProjects = Object.fromEntries(
+    projectEntries.filter(([, project]) => typeof project === 'object' && project !== null && !Array.isArray(project)).map(([name, project]) => [name, checkedLevel(project as Record<string, unknown>, `projects.${name}.`, origin)]),
+  );
   const check = (validate ??= createAjv({ allErrors: false }).compile(configFileSchema()));
   if (!check(data)) throw schemaError(check.errors?.[0] as ErrorObject, origin);
-  return {
-    options: checkedLevel(top, '', origin),
-    projects: Object.fromEntries(projectEntries.map(([name, project]) => [name, checkedLevel(project as Record<string, unknown>, `projects.${name}.`, origin)])),
-  };
+  return { options, projects: checkedProjects };
 }

@@ -85,6 +85,10 @@ test('a wrong value names its key; a missing project lists the ones there are', 
   expect(await refusal({ 'contract-gate.config.json': json({ embeddedAuth: 'open' }) })).toContain('embeddedAuth must be one of "loopback", "gated"');
   expect(await refusal({ 'contract-gate.config.json': json({ projects: { ci: { requestTimeout: '50ms' } } }) })).toContain('projects.ci.requestTimeout must be a duration in ms (or with a unit: 500ms, 5s, 2m) ≥ 100');
   expect(await refusal({ 'contract-gate.config.json': json({ shard: '3/2' }) })).toContain('shard must be i/n with 1 ≤ i ≤ n');
+  // A text a duration cannot read is refused in the option's words, not as the schema's first alternative ("must be integer").
+  expect(await refusal({ 'contract-gate.config.json': json({ budget: 'soon' }) })).toContain('budget must be a duration in ms (or with a unit: 500ms, 5s, 2m) ≥ 1000, got "soon"');
+  expect(await refusal({ 'contract-gate.config.json': json({ projects: { ci: { requestTimeout: '2x' } } }) })).toContain('projects.ci.requestTimeout must be a duration in ms (or with a unit: 500ms, 5s, 2m) ≥ 100, got "2x"');
+  expect(await refusal({ 'contract-gate.config.json': json({ budget: 500 }) })).toContain('budget must be >= 1000');
   expect(await refusal({ 'contract-gate.config.json': '{ "seed": ' })).toContain('is not JSON');
   expect(await refusal({ 'contract-gate.config.json': json({ projects: { a: {}, b: {} } }) }, { project: 'c' })).toContain('--project c: ');
   expect(await refusal({ 'contract-gate.config.json': json({ projects: { a: {}, b: {} } }) }, { project: 'c' })).toContain('the projects a, b');
