@@ -28,6 +28,8 @@ const QUIET_LINE_MS = 15_000;
 /** An estimate shorter than this is not worth a line of its own. */
 const ETA_WORTH_SAYING_MS = 30_000;
 const ETA_READ_MS = 3_000;
+/** An estimate under this would print as "0.0s". */
+const ETA_SHOWN_FROM_MS = 50;
 
 export function formatElapsed(ms: number): string {
   const seconds = Math.floor(ms / 1000);
@@ -87,7 +89,9 @@ export class ProgressLines {
 
   private etaText(): string {
     const eta = this.runsDone < this.runsTotal ? this.etaMs() : undefined;
-    return eta === undefined ? '' : `, about ${formatElapsed(eta)} left`;
+    // Counted down to nothing while runs still go on: they take longer than the typical one, and "about 0.0s left"
+    // would say they were done.
+    return eta === undefined || eta < ETA_SHOWN_FROM_MS ? '' : `, about ${formatElapsed(eta)} left`;
   }
 
   /** The estimate, read at most every few seconds and counted down between. */
