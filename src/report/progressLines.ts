@@ -37,6 +37,16 @@ export function formatElapsed(ms: number): string {
   return `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, '0')}s`;
 }
 
+/**
+ * The line a long quiet stretch of method runs gets: how long they still take once one has ended and that is worth
+ * saying, and before any has ended (a slow target: the first may take minutes) that they are still going.
+ */
+export function quietRunsLine(runsDone: number, runsTotal: number, elapsedMs: number, etaMs: number | undefined): string | undefined {
+  const head = `method runs ${runsDone}/${runsTotal}, ${formatElapsed(elapsedMs)}`;
+  if (etaMs === undefined) return runsDone === 0 ? `${head}, none ended yet (the estimate comes with the first)` : undefined;
+  return etaMs < ETA_WORTH_SAYING_MS ? undefined : `${head}, about ${formatElapsed(etaMs)} left`;
+}
+
 export class ProgressLines {
   private total = 0;
   private done = 0;
@@ -102,12 +112,11 @@ export class ProgressLines {
     return this.eta.ms === undefined ? undefined : Math.max(0, this.eta.ms - (now - this.eta.at));
   }
 
-  /** Without a terminal, a long quiet stretch of method runs gets a line saying how long they still take. */
+  /** Without a terminal, a long quiet stretch of method runs gets a line (quietRunsLine). */
   private quietLine(): void {
     if (this.runsDone >= this.runsTotal || Date.now() - this.lastLineAt < QUIET_LINE_MS) return;
-    const eta = this.etaMs();
-    if (eta === undefined || eta < ETA_WORTH_SAYING_MS) return;
-    this.print(`method runs ${this.runsDone}/${this.runsTotal}, ${formatElapsed(Date.now() - this.started)}, about ${formatElapsed(eta)} left`);
+    const line = quietRunsLine(this.runsDone, this.runsTotal, Date.now() - this.started, this.etaMs());
+    if (line) this.print(line);
   }
 
   /** A cell's final status; `failure` is read only when the status fails the gate. */

@@ -1,5 +1,5 @@
 import { expect, test } from './helpers/test.js';
-import { ProgressLines } from '../../src/report/progressLines.js';
+import { ProgressLines, quietRunsLine } from '../../src/report/progressLines.js';
 
 test('method-run lines say how long the runs still take once one has ended, and nothing when the estimate has run out', () => {
   const lines: string[] = [];
@@ -16,4 +16,11 @@ test('method-run lines say how long the runs still take once one has ended, and 
   expect(runLines[1]).toMatch(/^method runs 40%: 2\/5, \d+\.\ds, about 8\.0s left\n$/);
   expect(runLines[2]).toMatch(/^method runs 60%: 3\/5, \d+\.\ds\n$/);
   expect(runLines[3]).toMatch(/^method runs 80%: 4\/5, \d+\.\ds\n$/);
+});
+
+test('a long quiet stretch of method runs says they are still going before any ended, then how long they still take', () => {
+  expect(quietRunsLine(0, 5, 15_200, undefined)).toBe('method runs 0/5, 15.2s, none ended yet (the estimate comes with the first)');
+  expect(quietRunsLine(2, 5, 95_000, 125_000)).toBe('method runs 2/5, 1m 35s, about 2m 05s left');
+  // Not worth a line of its own: an estimate under 30 s (the next run's line comes soon).
+  expect(quietRunsLine(2, 5, 95_000, 12_000)).toBeUndefined();
 });
