@@ -76,8 +76,12 @@ export async function runMethod(options: RunMethodOptions): Promise<MethodRunRes
   const examplesMs = Date.now() - started;
   const probes = await runProbePhase({ method, resolver, sender, bases, byNameTopLevel: options.profile.byNameTopLevel });
   const invalid = await runInvalidPhase({ method, resolver, sender, bases });
+  // Under a budget, shrinking ends where the generated cases must end: it re-sends cases, and a slow target's
+  // shrink could otherwise outlast the budget by as much as the cases themselves took.
+  let shrinkUntil = Number.POSITIVE_INFINITY;
   if (options.grant) {
     const grant = await options.grant({ examples: valid.examples, perRunMs: examplesMs / Math.max(1, valid.examples), fixedMs: Date.now() - started });
+    shrinkUntil = Date.now() + grant.timeLimitMs;
     const runs = Math.min(grant.runs, options.runs) - valid.runs;
     // A target that stopped answering gets no generated cases: each would be skipped unsent.
     if (valid.examples > 0 && !caller.open) await valid.extend(runs, Math.min(options.timeLimitMs, grant.timeLimitMs), grant.goOn);
@@ -94,7 +98,8 @@ export async function runMethod(options: RunMethodOptions): Promise<MethodRunRes
     if (!firstFailing) continue;
     // Only valid-phase payloads come from the arbitrary; probes and mutations are already minimal and fixed.
     // A target that stopped answering leaves nothing to shrink: every candidate would be skipped.
-    const shrunk = firstFailing.phase === 'valid' && !caller.open ? await valid.shrink(predicate) : undefined;
+    const shrinkLimitMs = Math.min(options.timeLimitMs, shrinkUntil - Date.now());
+    const shrunk = firstFailing.phase === 'valid' && !caller.open && shrinkLimitMs > 0 ? await valid.shrink(predicate, shrinkLimitMs) : undefined;
     verdict.counterexample = shrunk ?? { seed, shrinks: 0, record: firstFailing };
   }
   return {

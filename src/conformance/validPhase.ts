@@ -35,8 +35,11 @@ export interface ValidPhaseResult {
    * before each case, with the generated cases made so far); their records are appended.
    */
   extend(runs: number, timeLimitMs: number, goOn?: (made: number) => boolean): Promise<void>;
-  /** Re-runs the phase with a failing predicate to shrink a counterexample for one check. */
-  shrink(failing: (record: CaseRecord) => boolean): Promise<Counterexample | undefined>;
+  /**
+   * Re-runs the phase with a failing predicate to shrink a counterexample for one check, within `timeLimitMs` (the
+   * phase's own limit by default): interrupted, it gives the smallest failing case found so far, or none.
+   */
+  shrink(failing: (record: CaseRecord) => boolean, timeLimitMs?: number): Promise<Counterexample | undefined>;
 }
 
 /** Hand-picked first cases: the smallest payload, every optional key, and 64 KiB strings. */
@@ -124,9 +127,12 @@ export async function runValidPhase(options: ValidPhaseOptions): Promise<ValidPh
       params.numRuns = runs;
       result.runs += extended.numRuns;
     },
-    async shrink(failing) {
+    async shrink(failing, timeLimitMs = options.timeLimitMs) {
+      const deadline = Date.now() + timeLimitMs;
       // Generated cases shrink with their context; the fixed examples cannot, so they are tried last.
       for (const examplesOfRun of [[], params.examples]) {
+        const left = deadline - Date.now();
+        if (left <= 0) return undefined;
         let last: CaseRecord | undefined;
         const shrunk = await fc.check(
           fc.asyncProperty(arbitrary, async (generated) => {
@@ -135,7 +141,7 @@ export async function runValidPhase(options: ValidPhaseOptions): Promise<ValidPh
             last = record;
             return false;
           }),
-          { ...params, interruptAfterTimeLimit: options.timeLimitMs, examples: examplesOfRun },
+          { ...params, interruptAfterTimeLimit: left, examples: examplesOfRun },
         );
         if (shrunk.failed && last) {
           return { seed: options.seed, ...(shrunk.counterexamplePath ? { path: shrunk.counterexamplePath } : {}), shrinks: shrunk.numShrinks, record: last };

@@ -79,3 +79,22 @@ test('the valid phase keeps fast-check\'s time limit: the same cases sent, runs 
     expect(phase.records.map((r) => r.generated)).toEqual(reference.records.map((r) => r.generated));
   }
 });
+
+test('a shrink ends at its time limit, and gives no counterexample when it found none in time', async () => {
+  // Each case takes 30 ms and only the twelfth and later ones fail: the shrink's replay reaches the first failure
+  // after about 360 ms. Without a limit it finds it; with 200 ms it stops before, with no time left it sends nothing.
+  let sends = 0;
+  const slow = { send: async (phase: string, generated: JsonValue) => (await settle(30), { phase, generated, sent: ++sends }) } as unknown as CaseSender;
+  const phase = await runValidPhase({ method, resolver, validateParams: () => [], sender: slow, seed: 5, runs: 20, timeLimitMs: 60_000, bases: methodBases(method, resolver) });
+  const fromTwelfth = (record: CaseRecord): boolean => (record as unknown as { sent: number }).sent - sentBefore >= 12;
+  let sentBefore = sends;
+  const started = Date.now();
+  expect(await phase.shrink(fromTwelfth, 200), 'cut short before the failure came round').toBeUndefined();
+  // The limit, one 30 ms case that started before it, and a loaded machine's timer lag.
+  expect(Date.now() - started).toBeLessThan(200 + 30 + 250);
+  sentBefore = sends;
+  expect(await phase.shrink(fromTwelfth, 0), 'no time left').toBeUndefined();
+  expect(sends, 'no time left: nothing sent').toBe(sentBefore);
+  sentBefore = sends;
+  expect(await phase.shrink(fromTwelfth), 'the phase\'s own limit: the failure is found').toBeDefined();
+});
