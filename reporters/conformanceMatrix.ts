@@ -3,13 +3,13 @@ import { join, resolve } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
 import { cellFromTags } from '../src/checks/tags.js';
 import { buildMatrix, type TestAnnotationRecord, type TestRecord } from '../src/report/matrixModel.js';
-import type { Matrix, MatrixRun } from '../src/report/matrixTypes.js';
+import type { Matrix, MatrixRun, MatrixRuns, MatrixTraffic } from '../src/report/matrixTypes.js';
 import { renderHtml } from '../src/report/renderHtml.js';
 import { renderJson } from '../src/report/renderJson.js';
 import { renderMarkdown } from '../src/report/renderMarkdown.js';
 import { runConfigFromEnv } from '../src/config/runConfigFile.js';
 import { matrixRunOf } from '../src/report/matrixRun.js';
-import { attachRunFacts } from '../src/report/runFacts.js';
+import { attachRunFacts, attachRuns } from '../src/report/runFacts.js';
 import { readLedger } from '../src/report/runsFile.js';
 
 export interface ConformanceMatrixOptions {
@@ -17,6 +17,9 @@ export interface ConformanceMatrixOptions {
   outputDir?: string;
   /** Run facts to print instead of reading them from the run configuration (used by shard merges). */
   run?: MatrixRun;
+  /** Shard merges: the runs per method and the traffic the shards' own matrices recorded. */
+  runs?: MatrixRuns;
+  traffic?: MatrixTraffic;
   /** Append the Markdown report to $GITHUB_STEP_SUMMARY when that variable is set. Default true. */
   githubSummary?: boolean;
 }
@@ -93,6 +96,8 @@ export default class ConformanceMatrixReporter implements Reporter {
     const run = this.options.run ?? (runConfig ? matrixRunOf(runConfig) : { target: 'not set', contracts: [], seed: null });
     const matrix = buildMatrix(this.cellTests.map(testRecord), run, new Date().toISOString());
     attachRunFacts(matrix, this.outputDir(), readLedger(join(this.outputDir(), 'test-output', 'work')), runConfig?.budgetMs);
+    if (this.options.traffic) matrix.traffic = this.options.traffic;
+    if (this.options.runs) attachRuns(matrix, this.options.runs);
     return matrix;
   }
 

@@ -5,12 +5,13 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, extname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Matrix, MatrixRun } from '../src/report/matrixTypes.js';
+import type { Matrix, MatrixRun, MatrixRuns, MatrixTraffic } from '../src/report/matrixTypes.js';
 import { parseMatrixJson, renderJson } from '../src/report/renderJson.js';
 import { renderHtml } from '../src/report/renderHtml.js';
 import { renderJunit } from '../src/report/renderJunit.js';
 import { renderMarkdown } from '../src/report/renderMarkdown.js';
-import { mergeShardRecords, parseShardRecords, SHARD_RECORDS_FILE } from '../src/report/shardRecords.js';
+import { attachRuns, mergeRuns } from '../src/report/runFacts.js';
+import { addTraffic, mergeShardRecords, parseShardRecords, SHARD_RECORDS_FILE } from '../src/report/shardRecords.js';
 import { HarnessError } from '../core/index.js';
 import { type ConformanceMatrixOptions, MATRIX_FILES } from './conformanceMatrix.js';
 
@@ -52,21 +53,36 @@ function sameRun(a: MatrixRun, b: MatrixRun): string | undefined {
   return undefined;
 }
 
+/** What the shards' own matrix.json files say about the whole run. */
+interface ShardsFacts {
+  /** The run they all describe. */
+  readonly run: MatrixRun;
+  /** The runs per method (a budget, or a method's time limit, cut some), merged. */
+  readonly runs: MatrixRuns | undefined;
+  /** The requests every shard sent, added up. */
+  readonly traffic: MatrixTraffic | undefined;
+}
+
 /** The run facts recorded by each shard's own matrix.json; every shard must describe the same run. */
-async function runOfShards(blobDirs: readonly string[]): Promise<MatrixRun> {
+async function factsOfShards(blobDirs: readonly string[]): Promise<ShardsFacts> {
   let run: MatrixRun | undefined;
   let from = '';
+  const runs: Array<MatrixRuns | undefined> = [];
+  let traffic: MatrixTraffic | undefined;
   for (const dir of blobDirs) {
     for (const path of await findFiles(dir, (name) => name === MATRIX_FILES.json)) {
-      const { target, contracts, seed, failOnFlaky } = parseMatrixJson(await readFile(path, 'utf8'), path);
+      const shardMatrix = parseMatrixJson(await readFile(path, 'utf8'), path);
+      const { target, contracts, seed, failOnFlaky } = shardMatrix;
       const shardRun: MatrixRun = { target, contracts, seed, ...(failOnFlaky ? { failOnFlaky } : {}) };
       const mismatch = run && sameRun(run, shardRun);
       if (mismatch) throw new HarnessError('USAGE', `cannot merge ${from} and ${path}: ${mismatch}`);
       run ??= shardRun;
       from ||= path;
+      runs.push(shardMatrix.runs);
+      traffic = addTraffic(traffic, shardMatrix.traffic);
     }
   }
-  if (run) return run;
+  if (run) return { run, runs: mergeRuns(runs), traffic };
   throw new HarnessError('USAGE', `no matrix.json in ${blobDirs.join(', ')}: each shard's report folder holds one beside its blob report`);
 }
 
@@ -98,9 +114,10 @@ async function gatherShardFiles(dirs: readonly string[], output: string, matrix:
 
 /** Shards the run engine ran: their records make one matrix, written as a run writes it. */
 async function mergeEngineShards(dirs: readonly string[], recordFiles: readonly string[], output: string, options: MergeShardsOptions): Promise<{ exitCode: number }> {
-  const run = await runOfShards(dirs);
+  const { run, runs } = await factsOfShards(dirs);
   const shards = await Promise.all(recordFiles.map(async (path) => parseShardRecords(await readFile(path, 'utf8'), path)));
   const matrix = mergeShardRecords(shards, run);
+  if (runs) attachRuns(matrix, runs);
   await mkdir(output, { recursive: true });
   const markdown = renderMarkdown(matrix);
   await writeFile(join(output, MATRIX_FILES.json), renderJson(matrix));
@@ -145,7 +162,7 @@ export async function mergeShards(blobDirs: string[], reportDir: string, options
   if (blobs.length === 0) {
     throw new HarnessError('USAGE', `no blob report (*.zip) or ${SHARD_RECORDS_FILE} in ${dirs.join(', ')}: run each shard with --shard i/n so it writes one`);
   }
-  const run = await runOfShards(dirs);
+  const { run, runs, traffic } = await factsOfShards(dirs);
   const output = resolve(reportDir);
   const work = await mkdtemp(join(tmpdir(), 'contract-gate-merge-'));
   // merge-reports reads one folder and unpacks the attachments into it, so the blobs are copied under unique
@@ -155,7 +172,7 @@ export async function mergeShards(blobDirs: string[], reportDir: string, options
     await rm(blobFolder, { recursive: true, force: true });
     await mkdir(blobFolder, { recursive: true });
     await Promise.all(blobs.map((blob, index) => copyFile(blob, join(blobFolder, `${String(index).padStart(3, '0')}-${basename(blob)}`))));
-    const matrixOptions: ConformanceMatrixOptions = { outputDir: output, run, githubSummary: options.githubSummary ?? true };
+    const matrixOptions: ConformanceMatrixOptions = { outputDir: output, run, ...(runs ? { runs } : {}), ...(traffic ? { traffic } : {}), githubSummary: options.githubSummary ?? true };
     const config = {
       testDir: resolve(options.testDir ?? process.cwd()),
       reporter: [

@@ -25,6 +25,23 @@ export function attachRuns(matrix: Matrix, runs: MatrixRuns): void {
 }
 
 /**
+ * The runs per method of a sharded run, from each shard's own: a method whose runs were made in several shards (its
+ * cells split between them) keeps the most cut of them. Undefined when no shard reported runs.
+ */
+export function mergeRuns(shards: ReadonlyArray<MatrixRuns | undefined>): MatrixRuns | undefined {
+  const reported = shards.filter((runs): runs is MatrixRuns => runs !== undefined);
+  if (reported.length === 0) return undefined;
+  const byMethod = new Map<string, MatrixRuns['methods'][number]>();
+  for (const method of reported.flatMap((runs) => runs.methods)) {
+    const kept = byMethod.get(method.method);
+    if (!kept || method.made / method.asked < kept.made / kept.asked) byMethod.set(method.method, method);
+  }
+  const methods = [...byMethod.values()].sort((a, b) => a.method.localeCompare(b.method));
+  const budgetMs = reported.find((runs) => runs.budgetMs !== undefined)?.budgetMs;
+  return { ...(budgetMs !== undefined ? { budgetMs } : {}), cut: methods.filter((method) => method.made < method.asked).length, methods };
+}
+
+/**
  * Adds what the run's workers wrote beside the cells to a matrix: the traffic the lanes sent, the runs per method,
  * and the target-down record, which fails the verdict whatever the cells say.
  */

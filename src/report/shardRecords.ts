@@ -19,7 +19,8 @@ export function parseShardRecords(text: string, origin: string): ShardRecords {
   return parsed as ShardRecords;
 }
 
-const addTraffic = (a: MatrixTraffic | undefined, b: MatrixTraffic | undefined): MatrixTraffic | undefined =>
+/** Two shards' traffic as one run's: requests and timeouts added, the higher peak. */
+export const addTraffic = (a: MatrixTraffic | undefined, b: MatrixTraffic | undefined): MatrixTraffic | undefined =>
   a && b ? { requestsSent: a.requestsSent + b.requestsSent, peakInFlight: Math.max(a.peakInFlight, b.peakInFlight), timeouts: a.timeouts + b.timeouts } : (a ?? b);
 
 /** One matrix of every shard's cells, as if one unsharded run had recorded them (`run` without its shard). */

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO, runCli, serveCli } from './helpers/cliRunner.js';
 import { scratchDir } from './helpers/scratchDir.js';
+import type { Matrix } from '../../src/report/matrixTypes.js';
 
 const PRE = join(REPO, 'profiles/hermes/contracts/session-lifecycle.pre-cwd-explicit.openrpc.json');
 /** The contract these runs hold their targets to: the session-lifecycle slice (the default is the full document). */
@@ -77,14 +78,16 @@ test('a known failure in the baseline passes the gate; a baseline entry that pas
   }
 });
 
-test('two shards merged give the same matrix as one unsharded run with the same seed', async () => {
+test('two shards merged give the same matrix as one unsharded run with the same seed, with the runs per method each made under the budget', async () => {
   const grep = '@method:session\\.(list|title|status|usage)';
+  // A budget the four methods fit in: every shard reports its runs per method, and the merge all of them.
+  const args = [...SLICE, '--grep', grep, '--seed', '11', '--budget', '2m'];
   const whole = tmp();
   const [one, two] = [tmp(), tmp()];
   const results = await Promise.all([
-    runCli(['run', ...SLICE, '--grep', grep, '--seed', '11', '--report-dir', whole]),
-    runCli(['run', ...SLICE, '--grep', grep, '--seed', '11', '--shard', '1/2', '--report-dir', one]),
-    runCli(['run', ...SLICE, '--grep', grep, '--seed', '11', '--shard', '2/2', '--report-dir', two]),
+    runCli(['run', ...args, '--report-dir', whole]),
+    runCli(['run', ...args, '--shard', '1/2', '--report-dir', one]),
+    runCli(['run', ...args, '--shard', '2/2', '--report-dir', two]),
   ]);
   for (const result of results) expect(result.code, result.stdout + result.stderr).toBe(0);
   const merged = tmp();
@@ -92,6 +95,13 @@ test('two shards merged give the same matrix as one unsharded run with the same 
   expect(merge.code, merge.stdout + merge.stderr).toBe(0);
   expect(cells(merged)).toEqual(cells(whole));
   expect(Object.keys(cells(whole)).length).toBe(40);
+  const runsOf = (dir: string) => {
+    const runs = (JSON.parse(readFileSync(join(dir, 'matrix.json'), 'utf8')) as Matrix).runs;
+    return runs && { budgetMs: runs.budgetMs, cut: runs.cut, methods: runs.methods.map(({ method, asked, made }) => ({ method, asked, made })).sort((a, b) => a.method.localeCompare(b.method)) };
+  };
+  expect(runsOf(merged)).toEqual(runsOf(whole));
+  expect(runsOf(whole)?.methods.map((method) => method.method)).toEqual(['session.list', 'session.status', 'session.title', 'session.usage']);
+  expect(readFileSync(join(merged, 'matrix.md'), 'utf8')).toContain('| Runs | budget 2m: every method made the valid runs asked (4 methods) |');
 });
 
 test('--version and -V print the package version and exit 0; the top-level help lists the option', async () => {

@@ -1,7 +1,7 @@
 import { expect, test } from './helpers/test.js';
 import { buildMatrix, type TestRecord } from '../../src/report/matrixModel.js';
 import type { Matrix, MatrixRuns } from '../../src/report/matrixTypes.js';
-import { attachRuns } from '../../src/report/runFacts.js';
+import { attachRuns, mergeRuns } from '../../src/report/runFacts.js';
 import { renderJson } from '../../src/report/renderJson.js';
 
 // A cell fed by the generated valid payloads of a method whose runs a budget cut says so: it must not read like a
@@ -55,4 +55,17 @@ test('without a budget a cut is put down to the method time limit; nothing cut c
   attachRuns(whole, { budgetMs: 60_000, cut: 0, methods: [{ method: 'node.proof', asked: 100, made: 100 }] });
   const { runs: _runs, ...rest } = JSON.parse(renderJson(whole)) as Matrix;
   expect(rest).toEqual(JSON.parse(before));
+});
+
+test("a sharded run's runs per method are the shards' together: a method run in two shards keeps its most cut runs", () => {
+  const one: MatrixRuns = { budgetMs: 60_000, cut: 1, methods: [{ method: 'node.version', asked: 100, made: 100 }, { method: 'node.proof', asked: 100, made: 40, perRunMs: 900 }] };
+  const two: MatrixRuns = { budgetMs: 60_000, cut: 1, methods: [{ method: 'node.proof', asked: 100, made: 12, perRunMs: 950 }, { method: 'node.balance', asked: 100, made: 100 }] };
+  expect(mergeRuns([one, undefined, two])).toEqual({
+    budgetMs: 60_000,
+    cut: 1,
+    methods: [{ method: 'node.balance', asked: 100, made: 100 }, { method: 'node.proof', asked: 100, made: 12, perRunMs: 950 }, { method: 'node.version', asked: 100, made: 100 }],
+  });
+  expect(mergeRuns([undefined, undefined])).toBeUndefined();
+  // Without a budget a shard reports runs only when its time limit cut one: the merge has no budget either.
+  expect(mergeRuns([{ cut: 1, methods: [{ method: 'node.proof', asked: 100, made: 3 }] }])).toEqual({ cut: 1, methods: [{ method: 'node.proof', asked: 100, made: 3 }] });
 });
