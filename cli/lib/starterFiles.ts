@@ -35,12 +35,16 @@ ${contractLines(documents)}
   // A fixed seed sends the same generated payloads on every run (default: random, printed by each run).
   // seed: 1,
 
+  // A deployed gateway can be far slower than the embedded one. A time budget ends the run within it: the generated
+  // payloads are spread over the methods by their measured latency; examples and negative checks are never cut.
+  // budget: '5m',
+
   // matrix.json/.md/.html, junit.xml, transcripts/ and replays/ go here.
   reportDir: 'contract-gate-report',
 
   // Named sets of overrides: npx contract-gate run --project staging
   projects: {
-    // staging: { target: 'wss://staging.example.com/api/ws', tokenEnv: 'STAGING_GATEWAY_TOKEN', maxInFlight: 2 },
+    // staging: { target: 'wss://staging.example.com/api/ws', tokenEnv: 'STAGING_GATEWAY_TOKEN', maxInFlight: 2, budget: '5m' },
   },
 });
 `;

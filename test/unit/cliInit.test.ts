@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findOpenRpcDocuments } from '../../cli/lib/findOpenRpcDocuments.js';
+import { starterConfig } from '../../cli/lib/starterFiles.js';
 import { loadConfigFile } from '../../src/config/configFile.js';
 import { CLI, REPO, type CliResult } from './helpers/cliRunner.js';
 import { loadConfigInChild } from './helpers/configInChild.js';
@@ -91,4 +92,16 @@ test('init never overwrites without --force (exit 2, naming the file), writes no
   const forced = await init(dir, ['--force']);
   expect(forced.code, forced.stderr).toBe(0);
   expect(readFileSync(join(dir, WORKFLOW), 'utf8')).toContain('uses: ./node_modules/contract-gate');
+});
+
+test("every option the starter configuration shows commented out is one the configuration takes, with the value shown", async () => {
+  const dir = repository();
+  const starter = starterConfig('mjs', ['api/gateway.openrpc.json']);
+  // Uncommented: each `// key: value,` line, and the project example inside `projects: { … }`.
+  const uncommented = starter.replace(/^(\s*)\/\/ (\w+: .*,)$/gm, '$1$2');
+  expect(uncommented).not.toBe(starter);
+  writeFileSync(join(dir, 'contract-gate.config.mjs'), uncommented);
+  const loaded = await loadConfigFile(join(dir, 'contract-gate.config.mjs'));
+  expect(loaded.options).toMatchObject({ target: 'wss://staging.example.com/api/ws', tokenEnv: 'GATEWAY_TOKEN', seed: 1, budget: 300_000 });
+  expect(loaded.projects['staging']).toMatchObject({ maxInFlight: 2, budget: 300_000, tokenEnv: 'STAGING_GATEWAY_TOKEN' });
 });
