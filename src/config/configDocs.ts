@@ -76,7 +76,7 @@ export default defineConfig({
   seed: 7,
   reportDir: 'reports/contract-gate',
   projects: {
-    staging: { target: 'wss://staging.example.com/api/ws', tokenEnv: 'STAGING_GATEWAY_TOKEN', maxInFlight: 2 },
+    staging: { target: 'wss://staging.example.com/api/ws', tokenEnv: 'STAGING_GATEWAY_TOKEN', maxInFlight: 2, budget: '5m' },
   },
 });
 \`\`\`
