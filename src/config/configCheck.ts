@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { createAjv } from '../../core/ajv.js';
-import { HarnessError } from '../../core/index.js';
+import { HarnessError, isJsonObject } from '../../core/index.js';
 import { configFileSchema, PROJECT_NAME } from './configSchema.js';
 import { configFileOptions } from './optionTable.js';
 import type { OptionSpec } from './optionTypes.js';
@@ -99,27 +99,25 @@ function checkedLevel(values: Record<string, unknown>, where: string, origin: st
 
 /** Checks what a configuration file holds against the published JSON Schema; every fault names its key. */
 export function checkConfig(data: unknown, origin: string): CheckedConfig {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw usage(origin, 'the configuration must be an object (export default defineConfig({ … }))');
-  const top = data as Record<string, unknown>;
+  if (!isJsonObject(data)) throw usage(origin, 'the configuration must be an object (export default defineConfig({ … }))');
+  const top: Record<string, unknown> = data;
   refuseSecrets(top, '', origin);
   const projects = top['projects'];
-  const projectEntries = typeof projects === 'object' && projects !== null && !Array.isArray(projects) ? Object.entries(projects as Record<string, unknown>) : [];
-  for (const [name, project] of projectEntries) {
-    if (typeof project === 'object' && project !== null && !Array.isArray(project)) refuseSecrets(project as Record<string, unknown>, `projects.${name}.`, origin);
-  }
+  const projectEntries: Array<[string, unknown]> = isJsonObject(projects) ? Object.entries(projects) : [];
+  // The projects that are objects (any other value is the schema's to refuse, below).
+  const projectObjects = projectEntries.filter((entry): entry is [string, Record<string, unknown>] => isJsonObject(entry[1]));
+  for (const [name, project] of projectObjects) refuseSecrets(project, `projects.${name}.`, origin);
   const known = [...OPTIONS.keys()];
   for (const key of Object.keys(top)) if (!OPTIONS.has(key) && key !== 'projects' && key !== '$schema') throw unknownKey(key, '', origin, [...known, 'projects']);
   for (const [name, project] of projectEntries) {
     if (!PROJECT_NAME.test(name)) throw usage(origin, `projects.${name}: a project name is letters, digits, ".", "_" and "-"`);
-    if (typeof project !== 'object' || project === null || Array.isArray(project)) continue;
+    if (!isJsonObject(project)) continue;
     for (const key of Object.keys(project)) if (!OPTIONS.has(key)) throw unknownKey(key, `projects.${name}.`, origin, known);
   }
   // Each option's own reading first: a text it cannot read is refused in the option's words (`budget must be a
   // duration … got "soon"`), where the schema could only say which alternative failed first ("must be integer").
   const options = checkedLevel(top, '', origin);
-  const checkedProjects = Object.fromEntries(
-    projectEntries.filter(([, project]) => typeof project === 'object' && project !== null && !Array.isArray(project)).map(([name, project]) => [name, checkedLevel(project as Record<string, unknown>, `projects.${name}.`, origin)]),
-  );
+  const checkedProjects = Object.fromEntries(projectObjects.map(([name, project]) => [name, checkedLevel(project, `projects.${name}.`, origin)]));
   const check = (validate ??= createAjv({ allErrors: false }).compile(configFileSchema()));
   if (!check(data)) throw schemaError(check.errors?.[0] as ErrorObject, origin);
   return { options, projects: checkedProjects };
