@@ -1,0 +1,94 @@
+import { expect, test } from './helpers/test.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Exchange } from '../../core/index.js';
+import { calibrateOnce, readCalibration, type Calibration } from '../../fixtures/budgetCalibration.js';
+import { loadContractSync } from '../../src/contracts/loadContract.js';
+import { SILENT_REQUESTS_LIMIT } from '../../src/conformance/silenceBreaker.js';
+import type { RunPlan } from '../../src/run/runPlan.js';
+import { REPO } from './helpers/cliRunner.js';
+import { scratchDir } from './helpers/scratchDir.js';
+
+// The budget's calibration: one request per method of the run, timed, before anything is fuzzed. Its requests go as
+// many at a time as the method runs will; a request left unanswered holds every other one until the target drained.
+
+const contract = loadContractSync(join(REPO, 'profiles', 'hermes', 'contracts', 'session-lifecycle.openrpc.json'));
+const refs = contract.methods.map((method) => ({ contractIndex: 0, method: method.name }));
+
+function planIn(workDir: string): RunPlan {
+  return { workDir, contracts: [contract], config: { requestTimeoutMs: 500 } } as unknown as RunPlan;
+}
+
+/** A target that answers after `delayMs`, or never for the methods `silent` names; counts what is in flight. */
+function fakeTarget(delayMs: number, silent: (method: string) => boolean = () => false) {
+  const state = { inFlight: 0, mostInFlight: 0, sent: [] as string[], sentWhileDraining: 0, draining: false, drains: 0 };
+  const caller = {
+    call: async (method: string): Promise<Exchange> => {
+      if (state.draining) state.sentWhileDraining++;
+      state.sent.push(method);
+      state.inFlight++;
+      state.mostInFlight = Math.max(state.mostInFlight, state.inFlight);
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      state.inFlight--;
+      const exchange: Exchange = { conn: 'calibration', method, id: 1, params: {}, requestText: '', elapsedMs: delayMs, correlation: silent(method) ? 'none' : 'exact' };
+      return silent(method) ? { ...exchange, failure: { code: 'REQUEST_TIMEOUT', message: 'timed out' } } : { ...exchange, response: { jsonrpc: '2.0', id: 1, result: {} } };
+    },
+  };
+  const drained = async (): Promise<void> => {
+    state.drains++;
+    state.draining = true;
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    state.draining = false;
+  };
+  return { state, caller, drained };
+}
+
+const written = (plan: RunPlan): Calibration => JSON.parse(readFileSync(join(plan.workDir, 'budget-calibration.json'), 'utf8')) as Calibration;
+
+test('the calibration times every method, as many requests at a time as the method runs go on, never more', async () => {
+  const plan = planIn(scratchDir('contract-gate-calibration'));
+  const { state, caller, drained } = fakeTarget(20);
+  await calibrateOnce(plan, refs, caller, drained, 4);
+  expect(state.mostInFlight, 'requests at once').toBe(4);
+  expect([...state.sent].sort()).toEqual(refs.map((ref) => ref.method).sort());
+  const calibration = written(plan);
+  expect(Object.keys(calibration).sort()).toEqual(refs.map((ref) => ref.method).sort());
+  for (const [method, measured] of Object.entries(calibration)) {
+    expect(measured.silent, method).toBe(false);
+    expect(measured.ms, method).toBeGreaterThanOrEqual(19);
+  }
+  expect(await readCalibration(plan, 0)).toEqual(calibration);
+
+  const one = planIn(scratchDir('contract-gate-calibration'));
+  const sequential = fakeTarget(1);
+  await calibrateOnce(one, refs, sequential.caller, sequential.drained);
+  expect(sequential.state.mostInFlight, 'one lane: one request at a time').toBe(1);
+});
+
+test('a request left unanswered holds every other one until the target drained, once; the calibration stops after the silence limit', async () => {
+  const quiet = new Set([refs[5]?.method]);
+  const plan = planIn(scratchDir('contract-gate-calibration'));
+  const one = fakeTarget(10, (method) => quiet.has(method));
+  await calibrateOnce(plan, refs, one.caller, one.drained, 4);
+  expect(one.state.drains, 'one drain for the one silent method').toBe(1);
+  expect(one.state.sentWhileDraining, 'nothing sent while the target drains').toBe(0);
+  const calibration = written(plan);
+  expect(calibration[refs[5]?.method as string]?.silent).toBe(true);
+  expect(Object.keys(calibration)).toHaveLength(refs.length);
+
+  const mute = planIn(scratchDir('contract-gate-calibration'));
+  const none = fakeTarget(10, () => true);
+  await calibrateOnce(mute, refs, none.caller, none.drained, 4);
+  expect(none.state.sentWhileDraining).toBe(0);
+  // The lanes' requests already in flight when the limit is reached end too: at most one more per lane.
+  expect(none.state.sent.length, 'stopped after the silence limit').toBeLessThan(SILENT_REQUESTS_LIMIT + 4);
+  expect(Object.values(written(mute)).every((measured) => measured.silent)).toBe(true);
+});
+
+test('a second method run finds the calibration taken and sends nothing', async () => {
+  const plan = planIn(scratchDir('contract-gate-calibration'));
+  const first = fakeTarget(5);
+  const second = fakeTarget(5);
+  await Promise.all([calibrateOnce(plan, refs, first.caller, first.drained, 2), calibrateOnce(plan, refs, second.caller, second.drained, 2)]);
+  expect(first.state.sent.length + second.state.sent.length).toBe(refs.length);
+});
