@@ -40,7 +40,7 @@ export interface RunMethodOptions {
 export interface FixedCasesCost {
   /** Fixed examples of the valid phase (counted in its runs). */
   examples: number;
-  /** Wall time of one valid case, measured on the examples. */
+  /** Wall time of one valid case, with the binding calls it needs: the quickest of the examples. */
   perRunMs: number;
   /** Wall time of every fixed case: examples, probes and mutations. */
   fixedMs: number;
@@ -73,16 +73,17 @@ export async function runMethod(options: RunMethodOptions): Promise<MethodRunRes
   const memo = new SchemaMemo(resolver);
   const bases = methodBases(method, resolver, memo);
   const valid = await runValidPhase({ method, resolver, validateParams, sender, seed, runs: options.runs, timeLimitMs: options.timeLimitMs, bases, memo, examplesOnly: options.grant !== undefined });
-  const examplesMs = Date.now() - started;
   const probes = await runProbePhase({ method, resolver, sender, bases, byNameTopLevel: options.profile.byNameTopLevel });
   const invalid = await runInvalidPhase({ method, resolver, sender, bases });
   // Under a budget, shrinking ends where the generated cases must end: it re-sends cases, and a slow target's
   // shrink could otherwise outlast the budget by as much as the cases themselves took.
   let shrinkUntil = Number.POSITIVE_INFINITY;
   if (options.grant) {
-    const grant = await options.grant({ examples: valid.examples, perRunMs: examplesMs / Math.max(1, valid.examples), fixedMs: Date.now() - started });
+    const grant = await options.grant({ examples: valid.examples, perRunMs: valid.caseMs, fixedMs: Date.now() - started });
     shrinkUntil = Date.now() + grant.timeLimitMs;
-    const runs = Math.min(grant.runs, options.runs) - valid.runs;
+    // A grant decided again while its cases run (`goOn`) bounds them itself, and may grow once they prove cheaper
+    // than the examples they were granted on: up to the runs asked.
+    const runs = (grant.goOn ? options.runs : Math.min(grant.runs, options.runs)) - valid.runs;
     // A target that stopped answering gets no generated cases: each would be skipped unsent.
     if (valid.examples > 0 && !caller.open) await valid.extend(runs, Math.min(options.timeLimitMs, grant.timeLimitMs), grant.goOn);
   }

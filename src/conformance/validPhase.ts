@@ -31,6 +31,12 @@ export interface ValidPhaseResult {
   /** Fixed examples sent (they come first, and fast-check counts them in `runs`). */
   examples: number;
   /**
+   * What one case cost, measured on the phase's first runs (the examples alone, in an examples-only phase): the
+   * quickest of them. The first case of a method also pays for one-time work on both sides (schemas compiled on
+   * first use, code not yet optimised), and on a fast target that is most of its time.
+   */
+  caseMs: number;
+  /**
    * Runs `runs` generated cases more (examples-only phases), within `timeLimitMs` and while `goOn(made)` holds (asked
    * before each case, with the generated cases made so far); their records are appended.
    */
@@ -86,7 +92,7 @@ export async function runValidPhase(options: ValidPhaseOptions): Promise<ValidPh
     examples = examplesFor(options);
   } catch (error) {
     if (!(error instanceof UnsatisfiableSchemaError)) throw error;
-    return { records: [], runs: 0, examples: 0, unsatisfiable: error.message, extend: async () => undefined, shrink: async () => undefined };
+    return { records: [], runs: 0, examples: 0, caseMs: 0, unsatisfiable: error.message, extend: async () => undefined, shrink: async () => undefined };
   }
   const params = {
     seed: options.seed,
@@ -95,18 +101,21 @@ export async function runValidPhase(options: ValidPhaseOptions): Promise<ValidPh
     markInterruptAsFailure: false,
   };
   const records: CaseRecord[] = [];
+  let quickestMs = Number.POSITIVE_INFINITY;
   const sendAll = (runParams: typeof params, timeLimitMs: number, goOn?: () => boolean) =>
     withinTimeLimit(
       timeLimitMs,
       (interruptible) =>
         fc.check(
           fc.asyncProperty(arbitrary, (generated) =>
-            interruptible(() =>
-              options.sender.send('valid', generated).then((record) => {
+            interruptible(() => {
+              const sentAt = performance.now();
+              return options.sender.send('valid', generated).then((record) => {
                 if (record) records.push(record);
+                quickestMs = Math.min(quickestMs, performance.now() - sentAt);
                 return true;
-              }),
-            ),
+              });
+            }),
           ),
           runParams,
         ),
@@ -117,6 +126,7 @@ export async function runValidPhase(options: ValidPhaseOptions): Promise<ValidPh
     records,
     runs: details.numRuns,
     examples: Math.min(examples.length, details.numRuns),
+    caseMs: Number.isFinite(quickestMs) ? quickestMs : 0,
     async extend(runs, timeLimitMs, goOn) {
       if (runs <= 0) return;
       const before = records.length;
@@ -124,7 +134,8 @@ export async function runValidPhase(options: ValidPhaseOptions): Promise<ValidPh
       // the shrink below (generated cases first, without examples) replays these.
       const more = { ...params, numRuns: runs, examples: [] };
       const extended = await sendAll(more, timeLimitMs, goOn && (() => goOn(records.length - before)));
-      params.numRuns = runs;
+      // The shrink replays the cases made, not the most that were allowed.
+      params.numRuns = Math.max(extended.numRuns, records.length - before);
       result.runs += extended.numRuns;
     },
     async shrink(failing, timeLimitMs = options.timeLimitMs) {

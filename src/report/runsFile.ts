@@ -16,8 +16,11 @@ export interface MethodLedgerEntry {
   readonly startedAt: number;
   /** Set once the fixed cases ran (budgeted runs measure them first). */
   readonly examples?: number;
+  /** One valid case: measured on the examples, then on the generated cases as they run. */
   readonly perRunMs?: number;
   readonly fixedMs?: number;
+  /** The fixed cases in valid cases' worth of time, as first measured (the examples' case cost). */
+  readonly fixedCases?: number;
   /** The valid-phase runs the budget granted, and when. */
   readonly granted?: number;
   readonly grantedAt?: number;

@@ -1,6 +1,6 @@
 import { expect, test } from './helpers/test.js';
 import fc from 'fast-check';
-import { allocateRuns, BUDGET_RESERVE, grantRuns, type MethodCost, predictedMs, reserveMs } from '../../src/run/runBudget.js';
+import { allocateRuns, BUDGET_RESERVE, calibratedPerRunMs, calibrationOverheadMs, grantRuns, median, type MethodCost, predictedMs, quantile, reserveMs } from '../../src/run/runBudget.js';
 import { methodRunsEtaMs } from '../../src/run/runEta.js';
 import { expectEqual, expectIs } from './helpers/fastExpect.js';
 
@@ -107,4 +107,46 @@ test('the estimate of the method runs left: nothing before one ended, then the t
   expect(methodRunsEtaMs([entry('a', 0, 10_000), entry('b', 0, 20_000), entry('c', 20_000)], 4, 2, 25_000)).toBe(12_500);
   // A run already past the typical time counts as about to end.
   expect(methodRunsEtaMs([entry('a', 0, 10_000), entry('c', 0)], 2, 1, 60_000)).toBe(0);
+});
+
+test("the calibration's overhead: the delay every calibration request carried is taken off the methods not measured yet, and a slow method keeps the rest", () => {
+  const trueCost = fc.oneof(fc.double({ min: 0.1, max: 5, noNaN: true }), fc.double({ min: 200, max: 3_000, noNaN: true }));
+  fc.assert(
+    fc.property(fc.array(trueCost, { minLength: 1, maxLength: 30 }), fc.double({ min: 0, max: 200, noNaN: true }), trueCost, (measured, delay, unmeasured) => {
+      // Every calibration request carried the same delay beyond what the method's cases cost later.
+      const overhead = calibrationOverheadMs(measured.map((ms) => ({ calibratedMs: ms + delay, measuredMs: ms })));
+      expectIs(Math.abs(overhead - delay) < 1e-6, true, `overhead ${overhead} for a delay of ${delay}`);
+      expectEqual(calibratedPerRunMs(unmeasured + delay, overhead).toFixed(6), Math.max(1, unmeasured).toFixed(6));
+    }),
+  );
+  fc.assert(
+    fc.property(fc.array(fc.record({ calibratedMs: fc.double({ min: 0, max: 5_000, noNaN: true }), measuredMs: fc.double({ min: 0, max: 5_000, noNaN: true }) }), { maxLength: 30 }), fc.double({ min: 0, max: 5_000, noNaN: true }), (costs, calibrated) => {
+      const overhead = calibrationOverheadMs(costs);
+      expectIs(overhead >= 0, true, 'never below zero: a calibration quicker than the cases later never makes a method dearer');
+      const estimate = calibratedPerRunMs(calibrated, overhead);
+      expectIs(estimate >= 1 && estimate <= Math.max(1, calibrated), true, `${estimate} from ${calibrated}`);
+    }),
+  );
+  // Nothing measured yet: the calibration as it is. A slow method among fast ones keeps nearly all its time.
+  expect(calibrationOverheadMs([])).toBe(0);
+  expect(calibratedPerRunMs(500, calibrationOverheadMs([{ calibratedMs: 11, measuredMs: 1 }, { calibratedMs: 12, measuredMs: 2 }, { calibratedMs: 30, measuredMs: 1.5 }]))).toBe(490);
+});
+
+test('quantiles: within the values, rising with q, the median in the middle; the fixed cases are estimated at the upper quartile', () => {
+  fc.assert(
+    fc.property(fc.array(fc.double({ min: 0, max: 1e6, noNaN: true }), { minLength: 1, maxLength: 50 }), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (values, a, b) => {
+      const [low, high] = a <= b ? [a, b] : [b, a];
+      const atLow = quantile(values, low) as number;
+      const atHigh = quantile(values, high) as number;
+      expectIs(atLow <= atHigh, true, `q ${low} -> ${atLow}, q ${high} -> ${atHigh}`);
+      expectIs(atLow >= Math.min(...values) && atHigh <= Math.max(...values), true);
+      expectEqual(quantile(values, 0), Math.min(...values));
+      expectEqual(quantile(values, 1), Math.max(...values));
+    }),
+  );
+  expect(median([])).toBeUndefined();
+  expect(median([3, 1, 2])).toBe(2);
+  expect(median([4, 1, 3, 2])).toBe(2.5);
+  // Fixed cases of 10, 12, 14 and 60 cases' worth: the upper quartile leans towards the costly one.
+  expect(quantile([10, 12, 14, 60], 0.75)).toBe(25.5);
 });

@@ -1,0 +1,67 @@
+import { expect, test } from './helpers/test.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MethodLedger } from '../../fixtures/budgetLedger.js';
+import type { Calibration, MethodRunRef } from '../../fixtures/budgetCalibration.js';
+import { shareFlowOverLanes } from '../../fixtures/flow.js';
+import { keepRunRecordsInMemory } from '../../fixtures/runRecords.js';
+import type { RunPlan } from '../../src/run/runPlan.js';
+import { scratchDir } from './helpers/scratchDir.js';
+
+// The budget's ledger on a fast target, where the first request of each method and the run's start-up weigh more
+// than the cases themselves: a budget the run fits in with room to spare must not cut it.
+
+const METHODS = Array.from({ length: 10 }, (_, index) => `m${index}`);
+const refs: MethodRunRef[] = METHODS.map((method) => ({ contractIndex: 0, method }));
+
+function budgetedPlan(budgetMs: number, calibration: Calibration): RunPlan {
+  const workDir = scratchDir('contract-gate-ledger');
+  mkdirSync(workDir, { recursive: true });
+  writeFileSync(join(workDir, 'budget-calibration.json'), JSON.stringify(calibration));
+  const plan = { workDir, config: { budgetMs, runs: 100, startedAt: Date.now(), workers: undefined, maxInFlight: 1 } } as unknown as RunPlan;
+  keepRunRecordsInMemory(plan);
+  shareFlowOverLanes(plan, 1);
+  return plan;
+}
+
+test("a calibration that carried the start-up's delay on every request does not cut a run the budget has room for", async () => {
+  // Ten methods whose cases cost 1 ms: 3 examples, 30 ms of fixed cases and 97 generated cases each, 1.3 s in all on
+  // one lane. Their calibration requests took 11 ms each, 10 ms of it the start-up's (the other runs starting beside
+  // them). Read as they are, the methods not measured yet would need 11 ms a case, 14 s: a 3 s budget would cut
+  // every run.
+  const calibration: Calibration = Object.fromEntries(METHODS.map((method) => [method, { ms: 11, silent: false }]));
+  const plan = budgetedPlan(3_000, calibration);
+  for (const [index, method] of METHODS.slice(0, 3).entries()) {
+    const ledger = new MethodLedger(plan, method, method);
+    const grant = await ledger.grant({ examples: 3, perRunMs: 1, fixedMs: 30 }, refs);
+    expect(grant.runs, `${method}, asking after ${index} others`).toBe(100);
+    ledger.ended(100, 130);
+  }
+});
+
+test('a grant used up on cases that cost far less than its examples did is decided again, and grows; one that costs what it was granted on does not', async () => {
+  // The examples took 100 ms a case (the method's first requests: its schemas compiled on both sides), the budget
+  // leaves room for a few such cases. The generated cases then go by in microseconds.
+  const calibration: Calibration = Object.fromEntries(METHODS.map((method) => [method, { ms: 1, silent: false }]));
+  const plan = budgetedPlan(3_000, calibration);
+  const ledger = new MethodLedger(plan, 'm0', 'm0');
+  const grant = await ledger.grant({ examples: 3, perRunMs: 100, fixedMs: 300 }, refs.slice(0, 1));
+  expect(grant.runs, 'granted on the examples').toBeLessThan(100);
+  let made = 0;
+  while (made < 97 && grant.goOn(made)) made++;
+  expect(made, 'the generated cases made once the grant was decided again').toBe(97);
+
+  // A method whose cases cost what its examples did keeps its grant.
+  const slowPlan = budgetedPlan(3_000, calibration);
+  const slow = new MethodLedger(slowPlan, 'm0', 'm0');
+  const slowGrant = await slow.grant({ examples: 3, perRunMs: 100, fixedMs: 300 }, refs.slice(0, 1));
+  const limit = slowGrant.runs - 3;
+  expect(limit).toBeGreaterThan(0);
+  let slowMade = 0;
+  for (; slowMade < 97; slowMade++) {
+    const busyUntil = performance.now() + (slowMade === 0 ? 0 : 100);
+    while (performance.now() < busyUntil);
+    if (!slowGrant.goOn(slowMade)) break;
+  }
+  expect(slowMade, 'made what it was granted, no more').toBeLessThanOrEqual(limit);
+});
