@@ -55,6 +55,7 @@ export async function runCommand(settings: RunSettings): Promise<number> {
   const overrun = config.budgetMs === undefined || config.startedAt === undefined ? undefined : budgetOverrunSentence(config.budgetMs, Date.now() - config.startedAt);
   const exitCode = verdictOf(reportDir, runnerExit, overrun);
   if (settings.baseline) warnUnmatchedBaseline(settings.baseline, reportDir);
+  if (config.faults.length > 0) await warnIdleFaults(config.faults, reportDir);
   return exitCode;
 }
 
@@ -78,6 +79,25 @@ async function runEngine(config: RunConfig): Promise<number> {
   const progress = new ProgressLines(process.stdout, process.stdout.isTTY === true);
   const { matrix } = await runInProcess(config, { placement: 'by-size', progress, fullReport: true });
   return matrix.verdict === 'pass' && matrix.summary.notRun === 0 ? 0 : 1;
+}
+
+/**
+ * A `--fault` that failed no cell of the check meant to catch it is pointed out (not failed): the run's documents may
+ * not declare what it breaks (it breaks one method of the Hermes documents, say), or --grep/--shard left those cells
+ * out. Otherwise such a run passes and reads as if the fault had been judged.
+ */
+async function warnIdleFaults(faults: readonly string[], reportDir: string): Promise<void> {
+  const matrixPath = join(reportDir, 'matrix.json');
+  if (!existsSync(matrixPath)) return;
+  const { faultNamed } = await import('../../gateway/index.js');
+  const cells = parseMatrixJson(readFileSync(matrixPath, 'utf8'), matrixPath).cells;
+  for (const name of faults) {
+    const fault = faultNamed(name);
+    if (!fault || cells.some((cell) => cell.check === fault.check && ['fail', 'flaky', 'known-fail'].includes(cell.status))) continue;
+    process.stderr.write(
+      `contract-gate: warning: --fault ${name} failed no ${fault.check} cell, the check meant to catch it. What it breaks: ${fault.breaks}. This run's documents may not declare that, or --grep/--shard left its cells out (serve --list-faults lists every fault)\n`,
+    );
+  }
 }
 
 /** A baseline entry that names no cell of this run can never turn stale, so it is pointed out (not failed: --grep and --shard run subsets). */
