@@ -83,7 +83,7 @@ async function runEngine(config: RunConfig): Promise<number> {
 
 /**
  * A `--fault` that failed no cell of the check meant to catch it is pointed out (not failed): the run's documents may
- * not declare what it breaks (it breaks one method of the Hermes documents, say), or --grep/--shard left those cells
+ * not declare what it breaks (the one method it answers wrong, say), or --grep/--shard left those cells
  * out. Otherwise such a run passes and reads as if the fault had been judged.
  */
 async function warnIdleFaults(faults: readonly string[], reportDir: string): Promise<void> {
