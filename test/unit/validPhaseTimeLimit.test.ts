@@ -27,7 +27,7 @@ function fakeSender(costs: Array<number | { block: number }>): { sender: CaseSen
     sent.push(generated);
     if (typeof cost === 'number') await new Promise((resolve) => setTimeout(resolve, cost));
     else blockFor(cost.block);
-    return { phase, generated } as unknown as CaseRecord;
+    return { phase, generated, exchange: { response: { result: null } } } as unknown as CaseRecord;
   };
   return { sender: { send } as unknown as CaseSender, sent };
 }
