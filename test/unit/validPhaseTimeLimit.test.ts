@@ -84,7 +84,7 @@ test('a shrink ends at its time limit, and gives no counterexample when it found
   // Each case takes 30 ms and only the twelfth and later ones fail: the shrink's replay reaches the first failure
   // after about 360 ms. Without a limit it finds it; with 200 ms it stops before, with no time left it sends nothing.
   let sends = 0;
-  const slow = { send: async (phase: string, generated: JsonValue) => (await settle(30), { phase, generated, sent: ++sends }) } as unknown as CaseSender;
+  const slow = { send: async (phase: string, generated: JsonValue) => (await settle(30), { phase, generated, exchange: { response: { result: null } }, sent: ++sends }) } as unknown as CaseSender;
   const phase = await runValidPhase({ method, resolver, validateParams: () => [], sender: slow, seed: 5, runs: 20, timeLimitMs: 60_000, bases: methodBases(method, resolver) });
   const fromTwelfth = (record: CaseRecord): boolean => (record as unknown as { sent: number }).sent - sentBefore >= 12;
   let sentBefore = sends;
@@ -97,4 +97,21 @@ test('a shrink ends at its time limit, and gives no counterexample when it found
   expect(sends, 'no time left: nothing sent').toBe(sentBefore);
   sentBefore = sends;
   expect(await phase.shrink(fromTwelfth), 'the phase\'s own limit: the failure is found').toBeDefined();
+});
+
+test("a case's cost, measured on the examples: the quickest answered one, not the first (which pays for one-time work); the mean when none was answered", async () => {
+  // The examples of a budgeted method run alone (examplesOnly: the smallest payload, every optional key, long
+  // strings): the first takes 300 ms, the others 20 ms.
+  const costs = [300, 20, 20];
+  const answered = fakeSender(costs);
+  const phase = await runValidPhase({ method, resolver, validateParams: () => [], sender: answered.sender, seed: 5, runs: 20, timeLimitMs: 60_000, bases: methodBases(method, resolver), examplesOnly: true });
+  expect(phase.examples).toBe(3);
+  expect(phase.caseMs).toBeGreaterThanOrEqual(19);
+  expect(phase.caseMs, 'the second example, not the first').toBeLessThan(300);
+
+  // No answer (the target went silent): the mean of the cases' times.
+  let sends = 0;
+  const unanswered = { send: async (phase: string, generated: JsonValue) => (await settle(costs[sends++] ?? 0), { phase, generated, exchange: {} }) } as unknown as CaseSender;
+  const silent = await runValidPhase({ method, resolver, validateParams: () => [], sender: unanswered, seed: 5, runs: 20, timeLimitMs: 60_000, bases: methodBases(method, resolver), examplesOnly: true });
+  expect(silent.caseMs, 'the mean of 300, 20 and 20 ms').toBeGreaterThanOrEqual(113);
 });
