@@ -123,6 +123,8 @@ test(`the CLI end to end (${END_TO_END.fault}: exit code, matrix files, replay c
   expect.soft(run.code, `exit code: ${context}`).toBe(1);
   for (const file of ['matrix.json', 'matrix.md', 'matrix.html', 'junit.xml']) expect.soft(existsSync(join(run.reportDir, file)), `${file} in ${run.reportDir}`).toBe(true);
   expect.soft(run.failing, `failing cells: ${context}`).toEqual(expectedFailing(END_TO_END));
+  // A fault that fails its own check draws no warning that it failed nothing (test/unit/cliFaultWarning.test.ts).
+  expect.soft(run.stderr, context).not.toMatch(/--fault .* failed no .* cell, the check meant to catch it/);
   expectReplays(END_TO_END, cliFault.replays);
   expect.soft(statuses(inProcessFault), `in process vs CLI, ${END_TO_END.fault}`).toEqual(statuses(run));
 });
