@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseBaseline } from '../../src/report/baseline.js';
+import type { Matrix } from '../../src/report/matrixTypes.js';
 import { parseMatrixJson } from '../../src/report/renderJson.js';
 import { budgetOverrunSentence, runsSentence } from '../../src/report/runsText.js';
 import { decideRunConfig } from '../../src/config/decideRunConfig.js';
@@ -53,9 +54,15 @@ export async function runCommand(settings: RunSettings): Promise<number> {
   const configPath = writeRunConfig(config);
   const runnerExit = config.runner === 'playwright' ? await runPlaywright(['test', '-c', SUITES_CONFIG], { [RUN_CONFIG_ENV]: configPath }) : await runEngine(config);
   const overrun = config.budgetMs === undefined || config.startedAt === undefined ? undefined : budgetOverrunSentence(config.budgetMs, Date.now() - config.startedAt);
-  const exitCode = verdictOf(reportDir, runnerExit, overrun);
-  if (settings.baseline) warnUnmatchedBaseline(settings.baseline, reportDir);
-  if (config.faults.length > 0) await warnIdleFaults(config.faults, reportDir);
+  const matrixPath = join(reportDir, 'matrix.json');
+  if (!existsSync(matrixPath)) {
+    process.stderr.write(`contract-gate: no matrix was written to ${matrixPath} (the runner exited ${runnerExit}); see the output above\n`);
+    return EXIT.USAGE;
+  }
+  const matrix = parseMatrixJson(readFileSync(matrixPath, 'utf8'), matrixPath);
+  const exitCode = verdictOf(matrix, reportDir, runnerExit, overrun);
+  if (settings.baseline) warnUnmatchedBaseline(settings.baseline, matrix);
+  if (config.faults.length > 0) await warnIdleFaults(config.faults, matrix);
   return exitCode;
 }
 
@@ -86,11 +93,8 @@ async function runEngine(config: RunConfig): Promise<number> {
  * not declare what it breaks (the one method it answers wrong, say), or --grep/--shard left those cells
  * out. Otherwise such a run passes and reads as if the fault had been judged.
  */
-async function warnIdleFaults(faults: readonly string[], reportDir: string): Promise<void> {
-  const matrixPath = join(reportDir, 'matrix.json');
-  if (!existsSync(matrixPath)) return;
+async function warnIdleFaults(faults: readonly string[], { cells }: Matrix): Promise<void> {
   const { faultNamed } = await import('../../gateway/index.js');
-  const cells = parseMatrixJson(readFileSync(matrixPath, 'utf8'), matrixPath).cells;
   for (const name of faults) {
     const fault = faultNamed(name);
     if (!fault || cells.some((cell) => cell.check === fault.check && ['fail', 'flaky', 'known-fail'].includes(cell.status))) continue;
@@ -101,10 +105,8 @@ async function warnIdleFaults(faults: readonly string[], reportDir: string): Pro
 }
 
 /** A baseline entry that names no cell of this run can never turn stale, so it is pointed out (not failed: --grep and --shard run subsets). */
-function warnUnmatchedBaseline(baselinePath: string, reportDir: string): void {
-  const matrixPath = join(reportDir, 'matrix.json');
-  if (!existsSync(matrixPath)) return;
-  const present = new Set(parseMatrixJson(readFileSync(matrixPath, 'utf8'), matrixPath).cells.map((c) => `${c.method}\u0000${c.check}`));
+function warnUnmatchedBaseline(baselinePath: string, matrix: Matrix): void {
+  const present = new Set(matrix.cells.map((c) => `${c.method}\u0000${c.check}`));
   const known = allChecks();
   for (const entry of parseBaseline(readFileSync(baselinePath, 'utf8'), baselinePath, (id) => known.has(id))) {
     if (!present.has(`${entry.method}\u0000${entry.check}`)) {
@@ -114,13 +116,7 @@ function warnUnmatchedBaseline(baselinePath: string, reportDir: string): void {
 }
 
 /** The exit code from the matrix the run wrote (the gate's source of truth) and the runner's own exit code. */
-function verdictOf(reportDir: string, runnerExit: number, budgetOverrun: string | undefined): number {
-  const matrixPath = join(reportDir, 'matrix.json');
-  if (!existsSync(matrixPath)) {
-    process.stderr.write(`contract-gate: no matrix was written to ${matrixPath} (the runner exited ${runnerExit}); see the output above\n`);
-    return EXIT.USAGE;
-  }
-  const matrix = parseMatrixJson(readFileSync(matrixPath, 'utf8'), matrixPath);
+function verdictOf(matrix: Matrix, reportDir: string, runnerExit: number, budgetOverrun: string | undefined): number {
   const { summary, coverage } = matrix;
   if (matrix.targetDown) {
     const down = matrix.targetDown;
