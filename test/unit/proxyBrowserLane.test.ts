@@ -1,10 +1,11 @@
-import { chromium, type Browser } from '@playwright/test';
+import type { Browser } from '@playwright/test';
 import { expect, test } from './helpers/test.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { CHROMIUM_PATH, REMOTE_LANE_PAGE } from '../../profiles/hermes/cells/browserLane.js';
+import { REMOTE_LANE_PAGE } from '../../profiles/hermes/cells/browserLane.js';
+import { acquireBrowser, type BrowserLease } from '../../profiles/hermes/cells/sharedBrowser.js';
 import { startGateway, type RunningGateway } from '../../gateway/index.js';
 import { loadBindingRules } from '../../src/binding/bindingRules.js';
 import { RpcClient } from '../../src/client/rpcClient.js';
@@ -24,7 +25,6 @@ import { scratchDir } from './helpers/scratchDir.js';
 const OLDER = loadContractSync(SESSION_LIFECYCLE_PRE_CWD_EXPLICIT);
 const NEWER = loadContractSync(SESSION_LIFECYCLE_CONTRACT);
 const TOKEN = 'browser-lane-token-0123456789';
-const ARGS = ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--no-first-run'];
 
 interface PageView {
   state: string;
@@ -68,18 +68,21 @@ async function viewThrough(browser: Browser, pageUrl: string, gateway: string): 
 
 let gateway: RunningGateway;
 let proxy: WatchedProxy;
+// The worker's shared Chromium (helpers/test.ts holds it), as the browser lane's runs use it.
+let lease: BrowserLease<Browser> | undefined;
 let browser: Browser;
 let page: { server: Server; pageUrl: string };
 
 test.beforeAll(async () => {
   gateway = await startGateway({ contractPaths: [SESSION_LIFECYCLE_PRE_CWD_EXPLICIT], token: TOKEN });
   proxy = await startWatchedProxy({ upstream: gateway.url, server: OLDER, client: NEWER, bindings: loadBindingRules(HERMES_BINDINGS) });
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ARGS });
+  lease = acquireBrowser();
+  browser = await lease.browser;
   page = await servePage();
 });
 
 test.afterAll(async () => {
-  await browser?.close();
+  await lease?.release();
   await new Promise((resolve) => page?.server.close(resolve));
   await proxy?.relay.close();
   await gateway?.close();

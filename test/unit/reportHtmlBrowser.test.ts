@@ -1,20 +1,22 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium } from '@playwright/test';
+import type { Browser } from '@playwright/test';
 import { expect, test } from './helpers/test.js';
+import { acquireBrowser, type BrowserLease } from '../../profiles/hermes/cells/sharedBrowser.js';
 import { buildMatrix, type TestRecord } from '../../src/report/matrixModel.js';
 import { renderHtml } from '../../src/report/renderHtml.js';
 import { removeScratchDirs, scratchDir } from '../reporterFixtures/runFixture.js';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-
+// The worker's shared Chromium (helpers/test.ts holds it for the worker's life).
+let lease: BrowserLease<Browser> | undefined;
 let browser: Browser;
 test.beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  lease = acquireBrowser();
+  browser = await lease.browser;
 });
 test.afterAll(async () => {
-  await browser?.close();
+  await lease?.release();
 });
 test.afterEach(({}, testInfo) => {
   if (testInfo.status === testInfo.expectedStatus) removeScratchDirs();
