@@ -1,6 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
-import { copyFile, writeFile } from 'node:fs/promises';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { AREA_TAG_PREFIX, CHECK_TAG_PREFIX, METHOD_TAG_PREFIX } from '../checks/tags.js';
 import type { CellStatus } from './matrixTypes.js';
@@ -51,29 +50,30 @@ function tagLabels(tags: readonly string[]): Array<{ name: string; value: string
   return labels;
 }
 
-/** Files written at once: thousands of small files go to the I/O threads in batches, off the run's thread. */
-const WRITES_AT_ONCE = 64;
-
-export async function writeAllureResults(resultsDir: string, cells: readonly AllureCell[], parameters: ReadonlyArray<{ name: string; value: string }>): Promise<void> {
+/**
+ * Written one after the other on the run's thread, at the end of the run when nothing else is going on. Thousands of
+ * small files created at once on the I/O threads contend for the folder's lock, and on a block group of recently
+ * deleted files (a report folder replaced run after run) every creation is already slow: 3,011 results took 1.5 s and
+ * 2.7 s of CPU in batches of 64 at once, and far less one at a time (docs/benchmarks.md).
+ */
+export function writeAllureResults(resultsDir: string, cells: readonly AllureCell[], parameters: ReadonlyArray<{ name: string; value: string }>): void {
   mkdirSync(resultsDir, { recursive: true });
-  for (let first = 0; first < cells.length; first += WRITES_AT_ONCE) {
-    await Promise.all(cells.slice(first, first + WRITES_AT_ONCE).map((cell) => writeAllureResult(resultsDir, cell, parameters)));
-  }
+  for (const cell of cells) writeAllureResult(resultsDir, cell, parameters);
 }
 
-async function writeAllureResult(resultsDir: string, cell: AllureCell, parameters: ReadonlyArray<{ name: string; value: string }>): Promise<void> {
+function writeAllureResult(resultsDir: string, cell: AllureCell, parameters: ReadonlyArray<{ name: string; value: string }>): void {
   const uuid = randomUUID();
   const attachments: Array<{ name: string; source: string; type: string }> = [];
   if (cell.transcriptPath && existsSync(cell.transcriptPath)) {
     const source = `${randomUUID()}-attachment.txt`;
-    await copyFile(cell.transcriptPath, join(resultsDir, source));
+    copyFileSync(cell.transcriptPath, join(resultsDir, source));
     attachments.push({ name: 'rpc-transcript', source, type: 'text/plain' });
   }
   for (const path of cell.attachmentPaths) {
     if (!existsSync(path)) continue;
     const name = basename(path);
     const source = `${randomUUID()}-attachment${extname(name)}`;
-    await copyFile(path, join(resultsDir, source));
+    copyFileSync(path, join(resultsDir, source));
     attachments.push({ name, source, type: CONTENT_TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream' });
   }
   const message = cell.message ?? cell.detail;
@@ -94,5 +94,5 @@ async function writeAllureResult(resultsDir: string, cell: AllureCell, parameter
     start: cell.start,
     stop: cell.stop,
   };
-  await writeFile(join(resultsDir, `${uuid}-result.json`), JSON.stringify(result));
+  writeFileSync(join(resultsDir, `${uuid}-result.json`), JSON.stringify(result));
 }
