@@ -34,6 +34,8 @@ export interface RunMethodOptions {
    * runs the method gets (`runs` is the most it may say), given what the fixed cases cost.
    */
   grant?: (measured: FixedCasesCost) => Promise<{ runs: number; timeLimitMs: number; goOn?: (made: number) => boolean }>;
+  /** Told after each valid case ends, with the valid cases made so far. */
+  onValidCase?: (made: number) => void;
 }
 
 /** What one method's fixed cases cost, measured. */
@@ -72,7 +74,7 @@ export async function runMethod(options: RunMethodOptions): Promise<MethodRunRes
   // Made per run: the walks of this method share expansions, no other run sees them.
   const memo = new SchemaMemo(resolver);
   const bases = methodBases(method, resolver, memo);
-  const valid = await runValidPhase({ method, resolver, validateParams, sender, seed, runs: options.runs, timeLimitMs: options.timeLimitMs, bases, memo, examplesOnly: options.grant !== undefined });
+  const valid = await runValidPhase({ method, resolver, validateParams, sender, seed, runs: options.runs, timeLimitMs: options.timeLimitMs, bases, memo, examplesOnly: options.grant !== undefined, onCase: options.onValidCase });
   const probes = await runProbePhase({ method, resolver, sender, bases, byNameTopLevel: options.profile.byNameTopLevel });
   const invalid = await runInvalidPhase({ method, resolver, sender, bases });
   // Under a budget, shrinking ends where the generated cases must end: it re-sends cases, and a slow target's

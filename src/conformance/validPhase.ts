@@ -21,6 +21,8 @@ export interface ValidPhaseOptions {
   memo?: SchemaMemo;
   /** Run the fixed examples only; the generated cases come with `extend` (a time budget measures first). */
   examplesOnly?: boolean;
+  /** Told after each valid case ends, with the cases made so far (examples included): the run's progress estimate reads it. */
+  onCase?: (made: number) => void;
 }
 
 export interface ValidPhaseResult {
@@ -119,6 +121,7 @@ export async function runValidPhase(options: ValidPhaseOptions): Promise<ValidPh
                 timing.totalMs += tookMs;
                 timing.cases++;
                 if (record?.exchange.response !== undefined) timing.quickestAnsweredMs = Math.min(timing.quickestAnsweredMs, tookMs);
+                options.onCase?.(timing.cases);
                 return true;
               });
             }),

@@ -38,13 +38,15 @@ export function formatElapsed(ms: number): string {
 }
 
 /**
- * The line a long quiet stretch of method runs gets: how long they still take once one has ended and that is worth
- * saying, and before any has ended (a slow target: the first may take minutes) that they are still going.
+ * The line a long quiet stretch of method runs gets: how long they still take, when that is worth saying. Before any
+ * has ended (a slow target: the first may take minutes) the estimate is projected from the valid cases made so far,
+ * and says so; before any case has ended, the line says that the runs are still going.
  */
 export function quietRunsLine(runsDone: number, runsTotal: number, elapsedMs: number, etaMs: number | undefined): string | undefined {
   const head = `method runs ${runsDone}/${runsTotal}, ${formatElapsed(elapsedMs)}`;
-  if (etaMs === undefined) return runsDone === 0 ? `${head}, none ended yet (the estimate comes with the first)` : undefined;
-  return etaMs < ETA_WORTH_SAYING_MS ? undefined : `${head}, about ${formatElapsed(etaMs)} left`;
+  if (etaMs === undefined) return runsDone === 0 ? `${head}, none ended yet and no case answered (the estimate comes with the first)` : undefined;
+  if (etaMs < ETA_WORTH_SAYING_MS) return undefined;
+  return `${head}, about ${formatElapsed(etaMs)} left${runsDone === 0 ? ' (projected from the valid cases made so far; negative cases not counted yet)' : ''}`;
 }
 
 export class ProgressLines {

@@ -24,6 +24,12 @@ export interface MethodLedgerEntry {
   /** The valid-phase runs the budget granted, and when. */
   readonly granted?: number;
   readonly grantedAt?: number;
+  /**
+   * While the run goes on: the valid-phase cases made so far, examples included, and when the last one ended (epoch
+   * milliseconds). Until a method run has ended, the progress estimate projects from them.
+   */
+  readonly validMade?: number;
+  readonly validMadeAt?: number;
   /** Set when the run ended: the valid-phase runs made, examples included. */
   readonly made?: number;
   readonly elapsedMs?: number;

@@ -100,13 +100,24 @@ test('a grant never goes below the examples nor predicts past the budget on any 
   );
 });
 
-test('the estimate of the method runs left: nothing before one ended, then the typical run for each one left, less what the running ones ran, over the lanes', () => {
+test('the estimate of the method runs left: nothing while nothing is measured, then the typical run for each one left, less what the running ones ran, over the lanes', () => {
   const entry = (method: string, startedAt: number, elapsedMs?: number) => ({ method, asked: 100, startedAt, ...(elapsedMs !== undefined ? { made: 100, elapsedMs } : {}) });
   expect(methodRunsEtaMs([entry('a', 0)], 4, 2, 1_000)).toBeUndefined();
   // a and b took 10 s and 20 s (typical: 15 s); c has run 5 s of its 15; d is not started: (10 + 15) / 2 lanes.
   expect(methodRunsEtaMs([entry('a', 0, 10_000), entry('b', 0, 20_000), entry('c', 20_000)], 4, 2, 25_000)).toBe(12_500);
   // A run already past the typical time counts as about to end.
   expect(methodRunsEtaMs([entry('a', 0, 10_000), entry('c', 0)], 2, 1, 60_000)).toBe(0);
+});
+
+test('before any method run ended, the estimate projects the valid phase of the ones going on from the cases they made so far', () => {
+  const going = (method: string, startedAt: number, validMade?: number, validMadeAt?: number) => ({ method, asked: 100, startedAt, ...(validMade !== undefined ? { validMade, validMadeAt } : {}) });
+  // No case has ended yet: nothing to project from.
+  expect(methodRunsEtaMs([going('a', 0), going('b', 0, 0, 500)], 4, 2, 1_000)).toBeUndefined();
+  // a made 10 of 100 cases in 4 s (a 40 s run), b 20 in 4 s (20 s): typical 30 s. a has 26 s left at 14 s, b 16 s;
+  // two not started: (26 + 16 + 2 * 30) / 2 lanes.
+  expect(methodRunsEtaMs([going('a', 0, 10, 4_000), going('b', 10_000, 20, 14_000)], 4, 2, 14_000)).toBe(51_000);
+  // Once a run has ended, its measured time is the typical one, whatever the others project.
+  expect(methodRunsEtaMs([{ ...going('a', 0, 100, 9_000), made: 100, elapsedMs: 10_000 }, going('b', 0, 1, 1_000)], 3, 1, 10_000)).toBe(10_000);
 });
 
 test("the calibration's overhead: the delay every calibration request carried is taken off the methods not measured yet, and a slow method keeps the rest", () => {
