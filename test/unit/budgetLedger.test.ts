@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { MethodLedger } from '../../fixtures/budgetLedger.js';
 import type { Calibration, MethodRunRef } from '../../fixtures/budgetCalibration.js';
 import { shareFlowOverLanes } from '../../fixtures/flow.js';
-import { keepRunRecordsInMemory } from '../../fixtures/runRecords.js';
+import { keepRunRecordsInMemory, ledgerEntries } from '../../fixtures/runRecords.js';
 import type { RunPlan } from '../../src/run/runPlan.js';
 import { scratchDir } from './helpers/scratchDir.js';
 
@@ -65,4 +65,22 @@ test('a grant used up on cases that cost far less than its examples did is decid
     if (!slowGrant.goOn(slowMade)) break;
   }
   expect(slowMade, 'made what it was granted, no more').toBeLessThanOrEqual(limit);
+});
+
+test("a method run's progress reaches the ledger at most once a second, and not at all from a run shorter than that", async () => {
+  const plan = budgetedPlan(60_000, {});
+  const entryOf = (method: string) => ledgerEntries(plan).find((entry) => entry.method === method);
+  const short = new MethodLedger(plan, 'm0', 'm0');
+  for (let made = 1; made <= 50; made++) short.progress(made);
+  expect(entryOf('m0')?.validMade, 'a run of less than a second writes none').toBeUndefined();
+  short.ended(50, 40);
+  expect([entryOf('m0')?.made, entryOf('m0')?.validMade], 'what it made reaches the ledger with its end').toEqual([50, 50]);
+
+  const long = new MethodLedger(plan, 'm1', 'm1');
+  await new Promise((resolve) => setTimeout(resolve, 1_050));
+  long.progress(7);
+  long.progress(8);
+  const written = entryOf('m1');
+  expect(written?.validMade, 'the first case after a second is written, the next one in the same second is not').toBe(7);
+  expect(written?.validMadeAt).toBeGreaterThanOrEqual((written?.startedAt ?? 0) + 1_000);
 });
