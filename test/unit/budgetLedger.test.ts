@@ -84,3 +84,29 @@ test("a method run's progress reaches the ledger at most once a second, and not 
   expect(written?.validMade, 'the first case after a second is written, the next one in the same second is not').toBe(7);
   expect(written?.validMadeAt).toBeGreaterThanOrEqual((written?.startedAt ?? 0) + 1_000);
 });
+
+test('a method granted no generated case on examples far dearer than the typical case gets one, and grows once it proves cheap; one whose case would take over a tenth of the time left gets none', async () => {
+  // 25 methods on one lane under 5 s. Three have run, their cases 10 ms each; 21 have not, estimated at as much, so
+  // every method wants more than its share. m0's examples took 300 ms a case, one-time work: its share, about 160 ms,
+  // buys none of them.
+  const many = Array.from({ length: 25 }, (_, index) => `m${index}`);
+  const manyRefs: MethodRunRef[] = many.map((method) => ({ contractIndex: 0, method }));
+  const grantOn = async (examplesMs: number) => {
+    const plan = budgetedPlan(5_000, {});
+    for (const method of many.slice(1, 4)) {
+      const done = new MethodLedger(plan, method, method);
+      await done.grant({ examples: 3, perRunMs: 10, fixedMs: 30 }, manyRefs);
+      done.ended(100, 1_000);
+    }
+    return new MethodLedger(plan, 'm0', 'm0').grant({ examples: 3, perRunMs: examplesMs, fixedMs: 3 * examplesMs }, manyRefs);
+  };
+
+  const probed = await grantOn(300);
+  expect(probed.runs, 'granted on the examples alone').toBe(3);
+  let made = 0;
+  while (made < 97 && probed.goOn(made)) made++;
+  expect(made, 'one case measured, then the grant decided again on it').toBeGreaterThan(1);
+
+  const tooSlow = await grantOn(500);
+  expect([tooSlow.runs, tooSlow.goOn(0)], 'a case of 500 ms would take over a tenth of the time left').toEqual([3, false]);
+});
