@@ -4,7 +4,7 @@ import { cellFromTags, PREPARE_TAG } from '../src/checks/tags.js';
 import { parallelismOf } from '../src/config/parallelism.js';
 import { runConfigFromEnv } from '../src/config/runConfigFile.js';
 import { readLedger } from '../src/report/runsFile.js';
-import { methodRunsEtaMs } from '../src/run/runEta.js';
+import { generatedCasesEndMs, methodRunsEtaMs } from '../src/run/runEta.js';
 import { classifyTest, firstLine } from '../src/report/matrixModel.js';
 import { failureLineOf, ProgressLines, type ProgressStream } from '../src/report/progressLines.js';
 import { testRecord } from './conformanceMatrix.js';
@@ -48,7 +48,8 @@ export default class ProgressReporter implements Reporter {
     this.reportDir = runConfig?.reportDir;
     const lanes = runConfig ? parallelismOf(runConfig).workers : 1;
     const workDir = this.reportDir ? join(this.reportDir, 'test-output', 'work') : undefined;
-    const estimate = workDir ? (runsTotal: number, now: number) => methodRunsEtaMs(readLedger(workDir), runsTotal, lanes, now) : undefined;
+    const generatedEnd = generatedCasesEndMs(runConfig?.budgetMs, runConfig?.startedAt);
+    const estimate = workDir ? (runsTotal: number, now: number) => methodRunsEtaMs(readLedger(workDir), runsTotal, lanes, now, generatedEnd) : undefined;
     this.lines.begin(tests.filter((test) => cellFromTags(test.tags)).length, tests.filter((test) => test.tags.includes(PREPARE_TAG)).length, estimate);
   }
 

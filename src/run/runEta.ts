@@ -1,5 +1,5 @@
 import type { MethodLedgerEntry } from '../report/runsFile.js';
-import { median } from './runBudget.js';
+import { BUDGET_RESERVE, median } from './runBudget.js';
 
 /**
  * How long the method runs still take, from the ledger of the run (src/report/runsFile.ts): each method not started
@@ -9,14 +9,26 @@ import { median } from './runBudget.js';
  * asked. That leaves out their negative cases, which come after: a first estimate, replaced by the measured one as
  * soon as a method run ends. Undefined while nothing is measured.
  */
-export function methodRunsEtaMs(entries: readonly MethodLedgerEntry[], totalRuns: number, lanes: number, nowMs: number): number | undefined {
+export function methodRunsEtaMs(entries: readonly MethodLedgerEntry[], totalRuns: number, lanes: number, nowMs: number, generatedEndMs?: number): number | undefined {
   const ended = entries.filter((entry) => entry.elapsedMs !== undefined);
   const typical = ended.length > 0 ? median(ended.map((entry) => entry.elapsedMs as number)) : median(entries.flatMap(projectedMs));
   if (typical === undefined) return undefined;
   const going = entries.filter((entry) => entry.elapsedMs === undefined);
   const goingLeft = going.reduce((sum, entry) => sum + Math.max(0, typical - (nowMs - entry.startedAt)), 0);
   const notStarted = Math.max(0, totalRuns - entries.length);
-  return (goingLeft + notStarted * typical) / Math.max(1, lanes);
+  const lanesOf = Math.max(1, lanes);
+  const eta = (goingLeft + notStarted * typical) / lanesOf;
+  if (generatedEndMs === undefined) return eta;
+  // Under a budget the runs that ended made the generated cases they were granted, and the ones left get what the
+  // budget has left: no generated case starts after its end. Past it, only the fixed cases of the methods not started
+  // remain (never cut), at the typical fixed cost measured.
+  const fixedLeft = (notStarted * (median(entries.flatMap((entry) => (entry.fixedMs === undefined ? [] : [entry.fixedMs]))) ?? 0)) / lanesOf;
+  return Math.min(eta, Math.max(generatedEndMs - nowMs, fixedLeft));
+}
+
+/** Under `--budget`, when the method runs' generated cases stop (epoch ms): the budget's end less its reserve share. */
+export function generatedCasesEndMs(budgetMs: number | undefined, startedAtMs: number | undefined): number | undefined {
+  return budgetMs === undefined || startedAtMs === undefined ? undefined : startedAtMs + budgetMs * (1 - BUDGET_RESERVE);
 }
 
 /** A method run's whole valid phase, projected from the cases it made so far; none before its first case ends. */

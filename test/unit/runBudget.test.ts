@@ -1,7 +1,7 @@
 import { expect, test } from './helpers/test.js';
 import fc from 'fast-check';
 import { allocateRuns, BUDGET_RESERVE, calibratedPerRunMs, calibrationOverheadMs, grantRuns, median, type MethodCost, predictedMs, quantile, reserveMs } from '../../src/run/runBudget.js';
-import { methodRunsEtaMs } from '../../src/run/runEta.js';
+import { generatedCasesEndMs, methodRunsEtaMs } from '../../src/run/runEta.js';
 import { expectEqual, expectIs } from './helpers/fastExpect.js';
 
 const cost = fc.record({
@@ -107,6 +107,18 @@ test('the estimate of the method runs left: nothing while nothing is measured, t
   expect(methodRunsEtaMs([entry('a', 0, 10_000), entry('b', 0, 20_000), entry('c', 20_000)], 4, 2, 25_000)).toBe(12_500);
   // A run already past the typical time counts as about to end.
   expect(methodRunsEtaMs([entry('a', 0, 10_000), entry('c', 0)], 2, 1, 60_000)).toBe(0);
+});
+
+test('under a budget the estimate ends where generated cases stop, unless the fixed cases of the methods not started take longer', () => {
+  const ended = (method: string, elapsedMs: number, fixedMs: number) => ({ method, asked: 100, startedAt: 0, made: 100, elapsedMs, fixedMs });
+  const entries = [ended('a', 30_000, 2_000), ended('b', 30_000, 2_000)];
+  // Eight runs not started at 30 s each on two lanes: 120 s without a budget; generated cases stop 60 s from now.
+  expect(methodRunsEtaMs(entries, 10, 2, 30_000)).toBe(120_000);
+  expect(methodRunsEtaMs(entries, 10, 2, 30_000, 90_000)).toBe(60_000);
+  // Past that end, the fixed cases of the eight still take 8 × 2 s over two lanes.
+  expect(methodRunsEtaMs(entries, 10, 2, 95_000, 90_000)).toBe(8_000);
+  expect(generatedCasesEndMs(120_000, 1_000)).toBe(1_000 + 120_000 * (1 - BUDGET_RESERVE));
+  expect(generatedCasesEndMs(undefined, 1_000)).toBeUndefined();
 });
 
 test('before any method run ended, the estimate projects the valid phase of the ones going on from the cases they made so far', () => {
