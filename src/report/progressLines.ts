@@ -44,7 +44,7 @@ export function formatElapsed(ms: number): string {
  */
 export function quietRunsLine(runsDone: number, runsTotal: number, elapsedMs: number, etaMs: number | undefined): string | undefined {
   const head = `method runs ${runsDone}/${runsTotal}, ${formatElapsed(elapsedMs)}`;
-  if (etaMs === undefined) return runsDone === 0 ? `${head}, none ended yet and no case answered (the estimate comes with the first)` : undefined;
+  if (etaMs === undefined) return runsDone === 0 ? `${head}, no case ended yet (the estimate comes with the first)` : undefined;
   if (etaMs < ETA_WORTH_SAYING_MS) return undefined;
   return `${head}, about ${formatElapsed(etaMs)} left${runsDone === 0 ? ' (projected from the valid cases made so far; negative cases not counted yet)' : ''}`;
 }

@@ -19,7 +19,7 @@ test('method-run lines say how long the runs still take once one has ended, and 
 });
 
 test('a long quiet stretch of method runs says they are still going before any ended, then how long they still take', () => {
-  expect(quietRunsLine(0, 5, 15_200, undefined)).toBe('method runs 0/5, 15.2s, none ended yet and no case answered (the estimate comes with the first)');
+  expect(quietRunsLine(0, 5, 15_200, undefined)).toBe('method runs 0/5, 15.2s, no case ended yet (the estimate comes with the first)');
   expect(quietRunsLine(0, 5, 15_200, 125_000)).toBe('method runs 0/5, 15.2s, about 2m 05s left (projected from the valid cases made so far; negative cases not counted yet)');
   expect(quietRunsLine(2, 5, 95_000, 125_000)).toBe('method runs 2/5, 1m 35s, about 2m 05s left');
   // Not worth a line of its own: an estimate under 30 s (the next run's line comes soon).
