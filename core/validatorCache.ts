@@ -13,7 +13,7 @@ const require = createRequire(import.meta.url);
 const standaloneCode = standaloneModule as unknown as (ajv: Ajv, validate: ValidateFunction) => string;
 const AJV_VERSION = (require('ajv/package.json') as { version: string }).version;
 /** Bumped whenever what a cached file holds changes meaning. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 /**
  * Where validators are kept between runs: `CONTRACT_GATE_CACHE_DIR`, else the user's cache folder
@@ -97,6 +97,20 @@ export function contentDigest(value: unknown): string {
   return sha256(JSON.stringify(value)).slice(0, 32);
 }
 
+const NON_ASCII = /[^\x00-\x7f]/g;
+
+/**
+ * Generated `code` with each non-ASCII character written as its `\u` escape. V8 keeps the source of the functions
+ * it compiles, and a source with one character beyond Latin-1 (a `→` in a schema's description) takes two bytes a
+ * character for all of its text: the escaped text takes one. In the code ajv generates such characters are only in
+ * string literals, regular expressions and comments, where the escape stands for the same character (a surrogate
+ * pair's two escapes for one code point in a `u` expression too). Code where one follows a backslash is kept as it is.
+ */
+export function asciiSource(code: string): string {
+  if (code.search(NON_ASCII) === -1 || /\\[^\x00-\x7f]/.test(code)) return code;
+  return code.replace(NON_ASCII, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /**
  * Compiled validators on disk, as ajv's standalone code, keyed by everything the code depends on: ajv's version,
  * the cache format, the scope (the Ajv options and the registered document's digest) and the schema's own text.
@@ -158,7 +172,7 @@ export class ValidatorCache {
     const path = this.pathOf(schemaText);
     const partial = `${path}.${process.pid}.partial`;
     try {
-      const code = standaloneCode(ajv, validate);
+      const code = asciiSource(standaloneCode(ajv, validate));
       mkdirSync(this.dir, { recursive: true });
       writeFileSync(partial, code);
       // Concurrent runs may write the same entry: each writes its own file and renames it, so a reader sees a whole one.

@@ -6,7 +6,7 @@ import { parseContract, SchemaValidators } from '../../src/contracts/index.js';
 import { openRpcMetaValidator, validateOpenRpcDocument } from '../../src/contracts/metaSchema.js';
 import { readFileSync } from 'node:fs';
 import type { Contract } from '../../src/contracts/index.js';
-import { cachedValidator, pruneValidatorCache, validatorCacheDir, validatorCacheLimit } from '../../core/validatorCache.js';
+import { asciiSource, cachedValidator, pruneValidatorCache, validatorCacheDir, validatorCacheLimit } from '../../core/validatorCache.js';
 import { runConfigSchema } from '../../src/config/configSchema.js';
 import { schemaCheckFor } from '../../fuzz/schemaCheck.js';
 import type { JsonSchema } from '../../core/index.js';
@@ -91,6 +91,37 @@ test('property: a validator loaded from the cache gives the verdict and the erro
       expect(disagreements, `${path}: cached and fresh validators disagree`).toEqual([]);
     }
   });
+});
+
+test('property: an entry is ASCII, and its validator admits what the compiled one does, for text in any script (descriptions, enums, patterns)', () => {
+  const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+  const options = { allErrors: false, validateSchema: false, code: { optimize: false } } as const;
+  fc.assert(
+    fc.property(fc.string({ unit: 'binary', minLength: 1, maxLength: 12 }), (text) => {
+      inScratchCache((dir) => {
+        const schema = { description: `${text} → ${text}`, anyOf: [{ enum: [text, 'plain'] }, { type: 'string', pattern: `^${escapeRegex(text)}[0-9]$` }] };
+        const make = () => cachedValidator('ascii-test', options, schema);
+        const compiled = withCache(dir, make);
+        const loaded = withCache(dir, make);
+        const entries = readdirSync(dir);
+        const stored = entries.map((name) => readFileSync(join(dir, name), 'utf8'));
+        const values = [text, `${text}7`, `${text}x`, `x${text}`, 'plain', text.slice(1)];
+        const differing = values.filter((value) => compiled(value) !== loaded(value));
+        if (loaded.source !== undefined || stored.some((code) => /[^\x00-\x7f]/.test(code)) || differing.length > 0) {
+          expect({ loadedFromCache: loaded.source === undefined, entries: stored.length, ascii: stored.map((code) => !/[^\x00-\x7f]/.test(code)), differing }).toEqual({
+            loadedFromCache: true,
+            entries: 1,
+            ascii: [true],
+            differing: [],
+          });
+        }
+      });
+    }),
+    { numRuns: 40, seed: 29 },
+  );
+  // A character that follows a backslash would change meaning when escaped: such code is kept whole.
+  expect(asciiSource('const s = "\\é"; // →')).toBe('const s = "\\é"; // →');
+  expect(asciiSource('const s = "é😀"; /[→]/u')).toBe('const s = "\\u00e9\\ud83d\\ude00"; /[\\u2192]/u');
 });
 
 test('the OpenRPC meta-schema validator comes from the cache after the first run, with the verdicts and errors of one compiled afresh', () => {
