@@ -17,7 +17,7 @@ rmSync(outdir, { recursive: true, force: true });
 
 await build({
   absWorkingDir: root,
-  entryPoints: { main: 'dist/cli/main.js', gatewayHostProcess: 'dist/gateway/host/gatewayHostProcess.js', conformanceMatrix: 'dist/reporters/conformanceMatrix.js' },
+  entryPoints: { main: 'dist/cli/main.js', gatewayHostProcess: 'dist/gateway/host/gatewayHostProcess.js', cachedGatewayHost: 'dist/profiles/hermes/cachedGatewayHost.js', conformanceMatrix: 'dist/reporters/conformanceMatrix.js' },
   outdir,
   bundle: true,
   splitting: true,

@@ -1,37 +1,7 @@
-import { startGateway, type GatewayOptions, type RunningGateway } from '../index.js';
-import type { HostReply, HostRequest } from './hostProtocol.js';
+import { hostGateways } from './hostLoop.js';
 
 /**
- * The child process that hosts reference gateways for its parent (gateway/host/hostedGateway.ts): each `start`
- * is one more gateway instance with its own port, core and data folder. It ends with its parent (the IPC channel
- * closes).
+ * The child process that hosts reference gateways for its parent (gateway/host/hostedGateway.ts), on the gateway's
+ * own: no validator store. A parent that has one names an entry of its own that passes it to `hostGateways`.
  */
-const running = new Map<number, RunningGateway>();
-let nextHandle = 1;
-
-async function handle(request: HostRequest): Promise<HostReply> {
-  if (request.op === 'start') {
-    const gateway = await startGateway(request.options as GatewayOptions);
-    const handle = nextHandle++;
-    running.set(handle, gateway);
-    return { id: request.id, ok: true, value: { handle, url: gateway.url, httpUrl: gateway.httpUrl } };
-  }
-  const gateway = running.get(request.handle);
-  if (!gateway) return { id: request.id, ok: false, error: `no hosted gateway ${request.handle}` };
-  if (request.op === 'restart') await gateway.restart();
-  else {
-    running.delete(request.handle);
-    await gateway.close();
-  }
-  return { id: request.id, ok: true };
-}
-
-process.on('message', (request: HostRequest) => {
-  void handle(request)
-    .catch((error: unknown): HostReply => ({ id: request.id, ok: false, error: error instanceof Error ? error.message : String(error) }))
-    .then((reply) => process.send?.(reply));
-});
-
-process.on('disconnect', () => {
-  void Promise.allSettled([...running.values()].map((gateway) => gateway.close())).finally(() => process.exit(0));
-});
+hostGateways();

@@ -6,9 +6,10 @@ import { GATEWAY_PACKAGE_ROOT } from '../packageRoot.js';
 import type { HostCommand, HostedGatewayFacts, HostedOptions, HostReply, HostRequest } from './hostProtocol.js';
 
 /**
- * Reference gateways in one child process (gateway/host/gatewayHostProcess.ts), started on first use and shared
- * by every gateway this process hosts: their frames are handled on another core than the harness's, and their
- * heap is not the harness's. The child is unreferenced: it never keeps this process alive, and ends with it.
+ * Reference gateways in one child process (gateway/host/gatewayHostProcess.ts, or an entry of the caller's that runs
+ * `hostGateways` with what cannot travel as JSON, such as a validator store), started on first use and shared by
+ * every gateway this process hosts on that entry: their frames are handled on another core than the harness's, and
+ * their heap is not the harness's. The child is unreferenced: it never keeps this process alive, and ends with it.
  */
 export interface HostedGateway {
   readonly url: string;
@@ -24,7 +25,10 @@ class GatewayHost {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
 
-  constructor(private readonly child: ChildProcess) {
+  constructor(
+    private readonly child: ChildProcess,
+    entry: string,
+  ) {
     child.on('message', (reply: HostReply) => {
       const waiting = this.pending.get(reply.id);
       if (!waiting) return;
@@ -33,7 +37,7 @@ class GatewayHost {
       waiting.resolve(reply);
     });
     child.on('exit', (code, signal) => {
-      host = undefined;
+      if (hosts.get(entry) === this) hosts.delete(entry);
       const error = new Error(`the reference gateway host exited (${signal ?? `code ${code}`})`);
       for (const waiting of this.pending.values()) waiting.reject(error);
       this.pending.clear();
@@ -66,22 +70,29 @@ class GatewayHost {
   }
 }
 
-let host: GatewayHost | undefined;
+const hosts = new Map<string, GatewayHost>();
 
-/** The host's entry: beside this module when it is compiled, else the compiled package's. */
-function hostEntry(): string {
+/** The gateway's own host entry: beside this module when it is compiled, else the compiled package's. */
+function defaultHostEntry(): string {
   const beside = fileURLToPath(new URL('./gatewayHostProcess.js', import.meta.url));
   return existsSync(beside) ? beside : join(GATEWAY_PACKAGE_ROOT, 'dist', 'gateway', 'host', 'gatewayHostProcess.js');
 }
 
-function gatewayHost(): GatewayHost {
-  host ??= new GatewayHost(fork(hostEntry(), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+function gatewayHost(entry: string): GatewayHost {
+  let host = hosts.get(entry);
+  if (!host) {
+    host = new GatewayHost(fork(entry, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }), entry);
+    hosts.set(entry, host);
+  }
   return host;
 }
 
-/** Starts a reference gateway in this process's gateway host. */
-export async function startHostedGateway(options: HostedOptions): Promise<HostedGateway> {
-  const owner = gatewayHost();
+/**
+ * Starts a reference gateway in this process's gateway host: the child that runs `entry` (a script that calls
+ * `hostGateways`; default: the gateway's own, gateway/host/gatewayHostProcess.ts).
+ */
+export async function startHostedGateway(options: HostedOptions, entry = defaultHostEntry()): Promise<HostedGateway> {
+  const owner = gatewayHost(entry);
   const facts = (await owner.request({ op: 'start', options })) as HostedGatewayFacts;
   let closed = false;
   return {

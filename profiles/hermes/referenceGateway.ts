@@ -1,8 +1,12 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { assertFaultNames, startGateway, type GatewayOptions, type RunningGateway } from '../../gateway/index.js';
 import { startHostedGateway } from '../../gateway/host/hostedGateway.js';
 import { HarnessError } from '../../core/index.js';
 import { validatorStore } from '../../core/validatorCache.js';
 import { secretFromEnv } from '../../src/client/authSettings.js';
+import { DIST_ROOT } from '../../src/config/packagePaths.js';
 import type { ReferenceGateway } from '../../src/profile/referenceGateway.js';
 import type { RpcClient } from '../../src/client/rpcClient.js';
 import { runToken, type RunPlan } from '../../src/run/runPlan.js';
@@ -53,6 +57,16 @@ export function embeddedGatewayOptions(plan: RunPlan, overrides: GatewayOptions 
   };
 }
 
+/**
+ * The entry of the process that hosts embedded gateways (profiles/hermes/cachedGatewayHost.ts): beside this module
+ * when it is compiled (the package's `dist/`, or the CLI's bundle, which has an entry of that name), else the
+ * compiled package's.
+ */
+function cachedHostEntry(): string {
+  const beside = fileURLToPath(new URL('./cachedGatewayHost.js', import.meta.url));
+  return existsSync(beside) ? beside : join(DIST_ROOT, 'profiles', 'hermes', 'cachedGatewayHost.js');
+}
+
 /** What a scenario may do to the embedded gateway beyond connecting to it, wherever it runs. */
 export type RestartableGateway = Pick<RunningGateway, 'restart'>;
 
@@ -100,7 +114,7 @@ export const REFERENCE_GATEWAY: ReferenceGateway = {
   async start(plan, placement = 'this-process') {
     const options = embeddedGatewayOptions(plan);
     const { log: _log, strict: _strict, plugins: _plugins, validatorStore: _store, ...hosted } = options;
-    const gateway = placement === 'child-process' ? await startHostedGateway(hosted) : await startGateway(options);
+    const gateway = placement === 'child-process' ? await startHostedGateway(hosted, cachedHostEntry()) : await startGateway(options);
     started.add(gateway);
     return gateway;
   },
