@@ -1,6 +1,6 @@
 import { expect, test } from './helpers/test.js';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from './helpers/cliRunner.js';
 import { scratchDir } from './helpers/scratchDir.js';
@@ -33,7 +33,7 @@ function installGateIn(dir: string): void {
 }
 
 function runAction(inputs: Record<string, string>, dir: string): Promise<ActionRun> {
-  installGateIn(dir);
+  if (!existsSync(join(dir, 'node_modules', 'contract-gate'))) installGateIn(dir);
   const outputFile = join(dir, 'github-output');
   const summaryFile = join(dir, 'step-summary');
   writeFileSync(outputFile, '');
@@ -62,19 +62,27 @@ function configIn(dir: string, config: Record<string, unknown>): string {
   return path;
 }
 
-test('a passing gate: outputs verdict pass, 0 failed, 0 flaky and the report folder the configuration names; the summary once', async () => {
+test('a passing gate: outputs verdict pass, 0 failed, 0 flaky and the report folder the configuration names; the summary once; the validator cache written, then only read', async () => {
   const dir = scratchDir('contract-gate-action');
+  const cache = join(dir, 'validator-cache');
   const config = configIn(dir, { contract: [SLICE], runs: 3, reportDir: 'gate-report' });
   const bundle = join(REPO, 'dist', 'cli', 'bundle', 'main.js');
   const built = statSync(bundle).mtimeMs;
-  const run = await runAction({ INPUT_CONFIG: config, INPUT_ARGS: '--grep "@method:session\\.create" --seed 5', CONTRACT_GATE_TOKEN: TOKEN }, dir);
+  const inputs = { INPUT_CONFIG: config, INPUT_ARGS: '--grep "@method:session\\.create" --seed 5', CONTRACT_GATE_TOKEN: TOKEN, INPUT_CACHE_DIR: cache };
+  const run = await runAction(inputs, dir);
   expect(run.code, run.log).toBe(0);
   expect(statSync(bundle).mtimeMs, 'the installed gate ran as built: nothing rebuilt the package').toBe(built);
-  expect(run.outputs).toEqual({ verdict: 'pass', failed: '0', flaky: '0', 'report-path': join(dir, 'gate-report') });
+  const { 'cache-written': written, ...outputs } = run.outputs;
+  expect(outputs).toEqual({ verdict: 'pass', failed: '0', flaky: '0', 'report-path': join(dir, 'gate-report') });
+  expect(Number(written), 'a fresh cache: the run wrote its validators').toBeGreaterThan(0);
+  expect(readdirSync(cache).filter((name) => name.endsWith('.cjs'))).toHaveLength(Number(written));
   expect(run.summary.match(/Contract gate PASS/g)).toHaveLength(1);
   expect(run.log).toContain('seed 5;');
   expect(run.log).not.toContain(TOKEN);
   expect(readFileSync(join(dir, 'gate-report', 'run-config.json'), 'utf8')).toContain('"tokenEnv": "CONTRACT_GATE_TOKEN"');
+  // The next run of the same gate loads every validator: nothing changed, so the Action saves no cache.
+  const again = await runAction(inputs, dir);
+  expect([again.code, again.outputs['cache-written']], again.log).toEqual([0, '0']);
 });
 
 test('a failing gate: exit 1, verdict fail, the failed cells counted; the project and contract inputs are passed on', async () => {
@@ -95,5 +103,5 @@ test('a usage error: no matrix, verdict error, the exit code of the gate', async
   const run = await runAction({ INPUT_CONFIG: configIn(dir, { runz: 3 }) }, dir);
   expect(run.code).toBe(2);
   expect(run.log).toContain('unknown key runz (did you mean runs?)');
-  expect(run.outputs).toEqual({ verdict: 'error', failed: '0', flaky: '0', 'report-path': '' });
+  expect(run.outputs).toEqual({ verdict: 'error', failed: '0', flaky: '0', 'report-path': '', 'cache-written': '0' });
 });
