@@ -27,10 +27,28 @@ export function renderTranscriptLine(entry: TranscriptEntry): string {
   return `${entry.dir} [${entry.conn} +${entry.at}ms] ${entry.text.replace(/\n$/, '')}`;
 }
 
+/** A character repeated this often in a row is written shortened in a transcript file. */
+export const LONG_RUN = 1024;
+/** What is kept of such a run: its start, then a note of how many more there were. */
+const RUN_KEPT = 64;
+const LONG_RUNS = new RegExp(`([^])\\1{${LONG_RUN - 1},}`, 'g');
+
+/**
+ * `line` with every run of one character repeated LONG_RUN times or more cut to its first RUN_KEPT characters and a
+ * note of the rest (`…[65,472 more "x"]`). The long-string cases send 64 KiB strings of one character, which made most
+ * of a run's transcript files (43 of 64 MB on the full Hermes document) and told a reader nothing their length does
+ * not. Only what is rendered for a reader is shortened (the files, `render()`): the entries in memory, which
+ * exchanges, verdicts and replays are made of, are whole.
+ */
+export function shortenedRuns(line: string): string {
+  if (line.length < LONG_RUN) return line;
+  return line.replace(LONG_RUNS, (run: string, char: string) => `${char.repeat(RUN_KEPT)}…[${(run.length - RUN_KEPT).toLocaleString('en-US')} more ${JSON.stringify(char)}]`);
+}
+
 /**
  * Every frame sent and received, already redacted, received frames cut to 128 KiB. Rendered in the hive-style
- * `>>` / `<<` line format. With a sink the transcript streams: the sink gets every line and memory holds only
- * the last `keepLast` entries, so a long run keeps no growing buffer.
+ * `>>` / `<<` line format. With a sink the transcript streams: the sink gets every line (long runs of one character
+ * shortened) and memory holds only the last `keepLast` entries, so a long run keeps no growing buffer.
  */
 export class Transcript {
   /** The recorded entries; with a sink, only the last `keepLast`. */
@@ -74,7 +92,7 @@ export class Transcript {
       this.entries.push(entry);
       return;
     }
-    sink.write(`${renderTranscriptLine(entry)}\n`);
+    sink.write(`${shortenedRuns(renderTranscriptLine(entry))}\n`);
     this.entries.push(entry);
     if (this.entries.length > (this.streaming.keepLast ?? 0)) this.entries.shift();
     if (this.truncated) sink.write(`${this.truncationLine()}\n`);
@@ -90,7 +108,7 @@ export class Transcript {
   }
 
   render(): string {
-    const lines = this.entries.map(renderTranscriptLine);
+    const lines = this.entries.map((entry) => shortenedRuns(renderTranscriptLine(entry)));
     if (this.truncated) lines.push(this.truncationLine());
     return lines.join('\n') + (lines.length ? '\n' : '');
   }

@@ -4,7 +4,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { clipText, MAX_KEPT_TEXT } from '../../src/client/clipText.js';
 import { Redactor } from '../../src/client/redact.js';
-import { Transcript, type TranscriptDirection } from '../../src/client/transcript.js';
+import { LONG_RUN, shortenedRuns, Transcript, type TranscriptDirection } from '../../src/client/transcript.js';
 import { fileTranscriptSink, type TranscriptSink } from '../../src/client/transcriptSink.js';
 import { protocolRig } from './helpers/protocolFakes.js';
 import { scratchDir } from './helpers/scratchDir.js';
@@ -47,6 +47,33 @@ test('a streaming transcript writes exactly what render() would, and keeps only 
   expect(streamed.render()).toBe(whole.render().split('\n').slice(-4).join('\n'));
   streamed.close();
   expect(sink.closed).toBe(true);
+});
+
+test('property: a written line shortens each run of one character from LONG_RUN on to a note of its length, and nothing else', () => {
+  // Text without the note's own characters, so that the notes can be expanded back unambiguously.
+  const piece = fc.oneof(fc.string({ unit: fc.constantFrom('a', 'x', '"', '\\', 'é', ' ', '{'), maxLength: 40 }), fc.tuple(fc.constantFrom('x', 'a', '"', 'é'), fc.integer({ min: 1, max: 3 * LONG_RUN })).map(([char, n]) => char.repeat(n)));
+  const expand = (line: string): string => line.replace(/(.)\1{63}…\[([\d,]+) more ("(?:[^"\\]|\\.)*")\]/g, (_, char: string, more: string) => char.repeat(64 + Number(more.replaceAll(',', ''))));
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+      const line = pieces.join('');
+      const written = shortenedRuns(line);
+      const longRun = new RegExp(`([^])\\1{${LONG_RUN - 1}}`).test(line);
+      expectIs(expand(written), line, 'expanding the notes gives the line back');
+      expectIs(written === line, !longRun, 'shortened exactly when a run is long');
+      if (longRun) expectIs(written.length < line.length, true, 'shorter');
+    }),
+    { numRuns: 300, seed: 53 },
+  );
+});
+
+test("a 64 KiB string the harness sent is a note of its length in the file and in render(); the entry keeps it whole", () => {
+  const sink = memorySink();
+  const transcript = new Transcript(new Redactor([]), 20_000, 64 * 1024 * 1024, { now: () => 0, sink, keepLast: 5 });
+  const frame = JSON.stringify({ jsonrpc: '2.0', id: 'r4', method: 'agents.list', params: { profile: 'x'.repeat(65_536), session_id: 'ab12' } });
+  transcript.record('>>', 'm1', frame);
+  expect(sink.text).toBe(`>> [m1 +0ms] {"jsonrpc":"2.0","id":"r4","method":"agents.list","params":{"profile":"${'x'.repeat(64)}…[65,472 more "x"]","session_id":"ab12"}}\n`);
+  expect(transcript.render()).toBe(sink.text);
+  expect(transcript.entries[0]?.text).toBe(frame);
 });
 
 test('the truncation line is written once, where render() puts it, and nothing after it', () => {
