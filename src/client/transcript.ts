@@ -36,7 +36,7 @@ const LONG_RUNS = new RegExp(`([^])\\1{${LONG_RUN - 1},}`, 'g');
 /**
  * `line` with every run of one character repeated LONG_RUN times or more cut to its first RUN_KEPT characters and a
  * note of the rest (`…[65,472 more "x"]`). The long-string cases send 64 KiB strings of one character, which made most
- * of a run's transcript files (43 of 64 MB on the full Hermes document) and told a reader nothing their length does
+ * of a run's transcript files (43 of 64 MB on a document of 278 methods) and told a reader nothing their length does
  * not. Only what is rendered for a reader is shortened (the files, `render()`): the entries in memory, which
  * exchanges, verdicts and replays are made of, are whole.
  */
