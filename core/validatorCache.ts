@@ -97,6 +97,20 @@ export function contentDigest(value: unknown): string {
   return sha256(JSON.stringify(value)).slice(0, 32);
 }
 
+/** What the validator caches of this process did: validators loaded from them, and compiled and written to them. */
+export interface ValidatorCacheActivity {
+  /** The folder, or undefined when the cache is off. */
+  readonly dir: string | undefined;
+  readonly loaded: number;
+  readonly stored: number;
+}
+
+const activity = { loaded: 0, stored: 0 };
+
+export function validatorCacheActivity(env: NodeJS.ProcessEnv = process.env): ValidatorCacheActivity {
+  return { dir: validatorCacheDir(env), ...activity };
+}
+
 const NON_ASCII = /[^\x00-\x7f]/g;
 
 /**
@@ -151,7 +165,9 @@ export class ValidatorCache {
     try {
       const module = { exports: {} as { default?: ValidateFunction } };
       new Function('require', 'module', 'exports', code)(require, module, module.exports);
-      return typeof module.exports.default === 'function' ? module.exports.default : undefined;
+      if (typeof module.exports.default !== 'function') return undefined;
+      activity.loaded++;
+      return module.exports.default;
     } catch {
       return undefined;
     }
@@ -177,6 +193,7 @@ export class ValidatorCache {
       writeFileSync(partial, code);
       // Concurrent runs may write the same entry: each writes its own file and renames it, so a reader sees a whole one.
       renameSync(partial, path);
+      activity.stored++;
       if (!pruned.has(this.dir)) {
         pruned.add(this.dir);
         pruneValidatorCache(this.dir, this.limit);

@@ -13,6 +13,7 @@ import { resolveProfileDefaults } from '../../profiles/profileDefaults.js';
 import type { RunConfig } from '../../src/config/runConfig.js';
 import { RUN_CONFIG_ENV, writeRunConfig } from '../../src/config/runConfigFile.js';
 import { mergeRunSettings } from '../../src/config/runSettings.js';
+import { validatorCacheActivity } from '../../core/validatorCache.js';
 import { EXIT } from '../exitCodes.js';
 import { addTableOptions, givenOptions } from '../lib/commanderOptions.js';
 import { SUITES_CONFIG } from '../lib/repoPaths.js';
@@ -130,6 +131,11 @@ function verdictOf(matrix: Matrix, reportDir: string, runnerExit: number, budget
     process.stdout.write(`contract-gate: traffic — ${requestsSent} requests sent, peak ${peakInFlight} in flight per worker, ${timeouts} timed out\n`);
   }
   if (matrix.runs) process.stdout.write(`contract-gate: ${runsSentence(matrix.runs)}\n`);
+  const cache = validatorCacheActivity();
+  // A cold cache is what makes a run on a fresh CI machine slower than the same run on a laptop: said, with the cure.
+  if (cache.dir !== undefined && cache.stored > 0) {
+    process.stdout.write(`contract-gate: validator cache: ${cache.stored} validators compiled and kept in ${cache.dir} (${cache.loaded} loaded from it); later runs load them: keep that folder between CI jobs (docs/ci-gate.md)\n`);
+  }
   if (budgetOverrun) process.stdout.write(`contract-gate: ${budgetOverrun}\n`);
   process.stdout.write(
     `contract-gate: ${word} — ${summary.pass} pass (${summary.passWithoutEvidence ?? 0} with no evidence), ${summary.fail} fail, ${summary.flaky ?? 0} flaky, ${summary.knownFail} known, ${summary.stale} stale, ${summary.na} n/a, ${summary.notRun} not run; ` +

@@ -146,7 +146,7 @@ test('the OpenRPC meta-schema validator comes from the cache after the first run
   });
 });
 
-test('the command line keeps what it compiles, schemas with formats too: a second run finds every validator in the cache', async () => {
+test('the command line keeps what it compiles, schemas with formats too, and says so; a second run finds every validator in the cache and says nothing', async () => {
   const dir = scratchDir('contract-gate-vcache-cli');
   const run = () => runCli(['run', '--contract', DOCUMENTS[1] as string, '--grep', '@method:session\\.list(?=\\s|$)', '--seed', '1', '--report-dir', join(dir, 'report')], { CONTRACT_GATE_CACHE_DIR: join(dir, 'cache') });
   const first = await run();
@@ -155,9 +155,12 @@ test('the command line keeps what it compiles, schemas with formats too: a secon
   const stored = entries();
   // The OpenRPC meta-schema declares formats (uri): its entry is the one that needs ajv-formats in the standalone code.
   expect(stored.filter((name) => readFileSync(join(dir, 'cache', name), 'utf8').includes('"$id":"https://meta.open-rpc.org/"')), 'the meta-schema validator').toHaveLength(1);
+  // The run's own process wrote all of them (its gateways run beside it on a run this small).
+  expect(first.stdout).toContain(`contract-gate: validator cache: ${stored.length} validators compiled and kept in ${join(dir, 'cache')} (0 loaded from it)`);
   const second = await run();
   expect(second.code, second.stdout + second.stderr).toBe(0);
   expect(entries(), 'the second run compiled nothing new').toEqual(stored);
+  expect(second.stdout).not.toContain('validator cache');
 });
 
 test('property: the run configuration validator from the cache fills the defaults and finds the errors of one compiled afresh', () => {
