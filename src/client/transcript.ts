@@ -49,12 +49,17 @@ export function shortenedRuns(line: string): string {
   for (let probe = STRIDE; probe < line.length; probe += STRIDE) {
     const char = line.charCodeAt(probe);
     if (line.charCodeAt(probe - STRIDE) !== char || probe - STRIDE < copied) continue;
+    const text = String.fromCharCode(char);
+    // A run's extent is read a block at a time (a string comparison, far quicker than a character at a time), then to
+    // the character.
+    const block = text.repeat(STRIDE);
     let start = probe;
+    while (start - STRIDE >= copied && line.slice(start - STRIDE, start) === block) start -= STRIDE;
     while (start > copied && line.charCodeAt(start - 1) === char) start--;
-    let end = probe + 1;
+    let end = probe;
+    while (line.slice(end, end + STRIDE) === block) end += STRIDE;
     while (end < line.length && line.charCodeAt(end) === char) end++;
     if (end - start < LONG_RUN) continue;
-    const text = String.fromCharCode(char);
     written += `${line.slice(copied, start)}${text.repeat(RUN_KEPT)}…[${(end - start - RUN_KEPT).toLocaleString('en-US')} more ${JSON.stringify(text)}]`;
     copied = end;
     probe = end;
