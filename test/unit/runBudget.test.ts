@@ -1,7 +1,7 @@
 import { expect, test } from './helpers/test.js';
 import fc from 'fast-check';
 import { allocateRuns, BUDGET_RESERVE, calibratedPerRunMs, calibrationOverheadMs, grantRuns, median, type MethodCost, predictedMs, quantile, reserveMs } from '../../src/run/runBudget.js';
-import { generatedCasesEndMs, methodRunsEtaMs } from '../../src/run/runEta.js';
+import { generatedCasesEndMs, methodRunsEtaMs, PACE_FROM_CASES } from '../../src/run/runEta.js';
 import { expectEqual, expectIs } from './helpers/fastExpect.js';
 
 const cost = fc.record({
@@ -130,6 +130,19 @@ test('before any method run ended, the estimate projects the valid phase of the 
   expect(methodRunsEtaMs([going('a', 0, 10, 4_000), going('b', 10_000, 20, 14_000)], 4, 2, 14_000)).toBe(51_000);
   // Once a run has ended, its measured time is the typical one, whatever the others project.
   expect(methodRunsEtaMs([{ ...going('a', 0, 100, 9_000), made: 100, elapsedMs: 10_000 }, going('b', 0, 1, 1_000)], 3, 1, 10_000)).toBe(10_000);
+});
+
+test('once runs have ended, a running run that made a few cases counts at its own pace, and the typical run is the mean of the lengths', () => {
+  const ended = (method: string, elapsedMs: number) => ({ method, asked: 100, startedAt: 0, made: 100, elapsedMs });
+  const going = (method: string, startedAt: number, validMade: number, validMadeAt: number) => ({ method, asked: 100, startedAt, validMade, validMadeAt });
+  // a and b ended at 15 s; c made 20 of its 100 cases in 30 s (a 150 s run). Typical (15 + 15 + 150) / 3 = 60 s; c has
+  // 120 s left; four not started on four lanes: (120 + 4 × 60) / 4. The median of the ended ones said 15 s.
+  expect(methodRunsEtaMs([ended('a', 15_000), ended('b', 15_000), going('c', 0, 20, 30_000)], 7, 4, 30_000)).toBe(90_000);
+  // Fewer cases than PACE_FROM_CASES say nothing yet (the first ones pay one-time costs): c counts at the typical 15 s,
+  // which it has run past.
+  expect(methodRunsEtaMs([ended('a', 15_000), ended('b', 15_000), going('c', 0, PACE_FROM_CASES - 1, 30_000)], 7, 4, 30_000)).toBe(15_000);
+  // A run is never shorter than what it has run: d's pace says 10 s (its valid cases are done), it has run 40 s.
+  expect(methodRunsEtaMs([ended('a', 15_000), going('d', 0, 100, 10_000)], 3, 1, 40_000)).toBe(27_500);
 });
 
 test("the calibration's overhead: the delay every calibration request carried is taken off the methods not measured yet, and a slow method keeps the rest", () => {
