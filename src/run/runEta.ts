@@ -11,7 +11,7 @@ export const PACE_FROM_CASES = 5;
  * on, once a run has ended to fall back on), and never less than what it has run. The typical length is the mean of
  * those: the method runs left add up to their count times the mean, and the runs that end first are the short ones,
  * so the median of the ended ones read low on a target where a few methods are slow (the MetaMask document on a slow
- * dev chain: a third of the time left, at 30 s, with the median of the four runs ended). Each method not started is
+ * dev chain, at 3m 20s: the median put the end 35 s early, the mean 12 s). Each method not started is
  * expected to take the typical length; each running one its own length, or the typical one, less what it has run.
  * Negative cases, which come after a run's valid ones, are in a length only once a run has ended. Undefined while
  * nothing is measured.
