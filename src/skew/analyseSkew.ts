@@ -18,6 +18,26 @@ import type { SkewDirection, SkewFinding, SkewKind, SkewOptions, SkewReport, Ske
  * Pure and deterministic: findings are sorted by method, then path.
  */
 export function analyseSkew(client: Contract, server: Contract, options: SkewOptions = {}): SkewReport {
+  let byServer = reports.get(client);
+  if (!byServer) reports.set(client, (byServer = new WeakMap()));
+  let analysed = byServer.get(server);
+  if (!analysed) byServer.set(server, (analysed = []));
+  const { unknownByNameParams, serverCodes } = options;
+  const known = analysed.find((entry) => entry.unknownByNameParams === unknownByNameParams && entry.serverCodes === serverCodes);
+  if (known) return known.report;
+  const report = analyse(client, server, options);
+  analysed.push({ unknownByNameParams, serverCodes, report });
+  return report;
+}
+
+/**
+ * The reports made so far, by the very documents and options they were made of. The analysis is pure, and a run
+ * asks for the same one several times (the browser lane, the topology and skew cells: on the full Hermes pair 30 MB
+ * of allocation each); documents are never changed once loaded, and no caller changes a report.
+ */
+const reports = new WeakMap<Contract, WeakMap<Contract, Array<Pick<SkewOptions, 'unknownByNameParams' | 'serverCodes'> & { report: SkewReport }>>>();
+
+function analyse(client: Contract, server: Contract, options: SkewOptions): SkewReport {
   const findings: SkewFinding[] = [];
   const clientMethods = uniqueByName(client.methods);
   const serverMethods = uniqueByName(server.methods);

@@ -61,6 +61,22 @@ function closedObjects(node: JsonSchemaObject, path: string[] = []): Array<{ nod
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
+test('the same documents and options give the report made before; other options or documents get one of their own, equal to a fresh analysis', () => {
+  const model = (closed: boolean): JsonSchemaObject => ({ type: 'object', ...(closed ? { additionalProperties: false } : {}), properties: { x: { type: 'string' } } });
+  const [client, server] = [contractOf({ ...model(false), properties: { x: { type: 'string' }, y: { type: 'integer' } } }, false, '2'), contractOf(model(true), false, '1')];
+  const first = analyseSkew(client, server);
+  expect(first.breaking, 'the fixture has a breaking finding to keep').toBe(true);
+  expect(analyseSkew(client, server)).toBe(first);
+  const ignored = analyseSkew(client, server, { unknownByNameParams: 'ignored' });
+  expect(ignored).not.toBe(first);
+  expect(analyseSkew(client, server, { unknownByNameParams: 'ignored' })).toBe(ignored);
+  expect(analyseSkew(server, client)).not.toBe(first);
+  // New document objects of the same content are analysed afresh, and find the same.
+  const again = analyseSkew(contractOf({ ...model(false), properties: { x: { type: 'string' }, y: { type: 'integer' } } }, false, '2'), contractOf(model(true), false, '1'));
+  expect(again).not.toBe(first);
+  expect(again).toEqual(first);
+});
+
 test('a random document against a structurally equal copy of itself has no findings', () => {
   fc.assert(
     fc.property(rootSchema, fc.boolean(), (schema, viaRef) => {
