@@ -2,8 +2,12 @@ import { evidenceAnnotations } from '../checks/evidence.js';
 import { ANNOTATION } from '../checks/tags.js';
 import type { Matrix, MatrixCell } from './matrixTypes.js';
 
+const XML_ENTITIES: Readonly<Record<string, string>> = { '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' };
+const XML_SPECIAL = /[<>&"'\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+
+/** Text as XML attribute or element content: the five entities, and the control characters XML 1.0 forbids left out. */
 const escapeXml = (text: string): string =>
-  text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] as string).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+  XML_SPECIAL.test(text) ? text.replace(/[<>&"']/g, (c) => XML_ENTITIES[c] as string).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '') : text;
 
 /** A cell's evidence counts and attempts as JUnit properties (the names Playwright's JUnit reporter gives them). */
 function junitProperties(cell: MatrixCell): string {
@@ -22,8 +26,12 @@ const timeAttribute = (ms: number): string => ` time="${(ms / 1000).toFixed(3)}"
  * and stale cells fail, n/a and not-run cells are skipped.
  */
 export function renderJunit(matrix: Matrix, suiteName = 'contract-gate'): string {
-  const bySubject = new Map<string, Matrix['cells']>();
-  for (const cell of matrix.cells) bySubject.set(cell.method, [...(bySubject.get(cell.method) ?? []), cell]);
+  const bySubject = new Map<string, MatrixCell[]>();
+  for (const cell of matrix.cells) {
+    const cells = bySubject.get(cell.method);
+    if (cells) cells.push(cell);
+    else bySubject.set(cell.method, [cell]);
+  }
   const failures = matrix.cells.filter((cell) => cell.status === 'fail' || cell.status === 'stale').length;
   const skipped = matrix.cells.filter((cell) => cell.status === 'n/a' || cell.status === 'not-run').length;
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="${escapeXml(suiteName)}" tests="${matrix.cells.length}" failures="${failures}" skipped="${skipped}" errors="0">`];

@@ -142,3 +142,18 @@ test('JUnit: a test case carries the time its tests took in seconds, a test suit
   expect(junit).toContain('<testsuite name="session.close" tests="1" failures="0" skipped="0" errors="0" timestamp=');
   expect(junit).toMatch(/<testcase name="session\.close › params\.valid-accepted" classname="params\.valid-accepted">/);
 });
+
+test('property: JUnit attributes carry any detail escaped: the five entities, no control character XML forbids, nothing else changed', () => {
+  const unescape = (text: string): string => text.replace(/&(lt|gt|amp|quot|apos);/g, (_, name: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" })[name] as string);
+  fc.assert(
+    fc.property(fc.string({ unit: fc.constantFrom('a', ' ', '<', '>', '&', '"', "'", '\u0001', '\u000b', '\n', 'é', ';') }), (detail) => {
+      const matrix = buildMatrix([rec('m', 'result.schema', 'unexpected', { annotations: [{ type: 'contract-gate.detail', description: detail }] })], RUN, '2026-01-01T00:00:00.000Z');
+      const message = /<failure message="([^"]*)">/.exec(renderJunit(matrix))?.[1];
+      const expected = (matrix.cells[0]?.detail ?? '').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+      if (message === undefined || unescape(message) !== expected || /[<>"'\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(message)) {
+        expect({ message, expected }).toEqual({ message: 'escaped', expected });
+      }
+    }),
+    { numRuns: 200, seed: 31 },
+  );
+});
