@@ -32,8 +32,8 @@ export function analyseSkew(client: Contract, server: Contract, options: SkewOpt
 
 /**
  * The reports made so far, by the very documents and options they were made of. The analysis is pure, and a run
- * asks for the same one several times (the browser lane, the topology and skew cells: on the full Hermes pair 30 MB
- * of allocation each); documents are never changed once loaded, and no caller changes a report.
+ * asks for the same one several times (a profile's browser lane, topology and skew cells: 30 MB of allocation each
+ * for a pair of 278-method documents); documents are never changed once loaded, and no caller changes a report.
  */
 const reports = new WeakMap<Contract, WeakMap<Contract, Array<Pick<SkewOptions, 'unknownByNameParams' | 'serverCodes'> & { report: SkewReport }>>>();
 
