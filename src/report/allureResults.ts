@@ -77,12 +77,13 @@ function writeAllureResult(resultsDir: string, cell: AllureCell, parameters: Rea
     attachments.push({ name, source, type: CONTENT_TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream' });
   }
   const message = cell.message ?? cell.detail;
+  const id = md5(cell.title);
   const result = {
     uuid,
     name: cell.title,
     fullName: `contract-gate › ${cell.title}`,
-    historyId: md5(cell.title),
-    testCaseId: md5(cell.title),
+    historyId: id,
+    testCaseId: id,
     status: allureStatus(cell.status),
     statusDetails: message && cell.status !== 'pass' ? { message } : {},
     stage: 'finished',

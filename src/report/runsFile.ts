@@ -26,7 +26,7 @@ export interface MethodLedgerEntry {
   readonly grantedAt?: number;
   /**
    * While the run goes on: the valid-phase cases made so far, examples included, and when the last one ended (epoch
-   * milliseconds). Until a method run has ended, the progress estimate projects from them.
+   * milliseconds). The progress estimate reads the run's pace from them (src/run/runEta.ts).
    */
   readonly validMade?: number;
   readonly validMadeAt?: number;
