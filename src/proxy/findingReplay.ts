@@ -101,9 +101,9 @@ function idOf(text: string): unknown {
 
 function frameReplay(record: FindingRecord, connection: ConnectionRecord, context: ReplayContext): FrameReplayFile {
   const { first } = record;
-  const sent = connection.clientFrames.filter((frame) => frame.at <= first.at);
-  const received = connection.transcript.entries.filter((entry) => entry.dir === '<<').map((entry) => ({ text: entry.text, id: idOf(entry.text) }));
-  let previous = connection.openedAt;
+  const sent = connection.log.replayFrames().filter((frame) => frame.at <= first.at);
+  const received = connection.log.transcript(connection.conn, context.redactor).filter((entry) => entry.dir === '<<').map((entry) => ({ text: entry.text, id: idOf(entry.text) }));
+  let previous = connection.log.openedAt;
   const frames = sent.map((frame) => {
     let id: unknown;
     try {

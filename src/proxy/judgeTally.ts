@@ -38,10 +38,13 @@ export type FindingBase = Pick<FrameFinding, 'conn' | 'subject' | 'kind' | 'at' 
 
 /** Counts each judgement under its cell (subject × check) and turns its violations into findings. */
 export class JudgeTally {
-  private readonly tally = new Map<string, JudgedCell>();
+  /** Cells by subject, then check: every judged frame counts, and a key made of both for each cost a string each time. */
+  private readonly bySubject = new Map<string, Map<CheckId, JudgedCell>>();
+  /** The cells in the order they were first judged. */
+  private readonly judged: JudgedCell[] = [];
 
   get cells(): JudgedCell[] {
-    return [...this.tally.values()];
+    return [...this.judged];
   }
 
   /** `path` may be a function: it is only worked out when there is a violation to place. */
@@ -53,9 +56,15 @@ export class JudgeTally {
   }
 
   private count(subject: string, check: CheckId): void {
-    const key = `${subject}\u0000${check}`;
-    const cell = this.tally.get(key);
-    if (cell) cell.judged++;
-    else this.tally.set(key, { subject, check, judged: 1 });
+    let checks = this.bySubject.get(subject);
+    if (!checks) this.bySubject.set(subject, (checks = new Map()));
+    const cell = checks.get(check);
+    if (cell) {
+      cell.judged++;
+      return;
+    }
+    const first = { subject, check, judged: 1 };
+    checks.set(check, first);
+    this.judged.push(first);
   }
 }

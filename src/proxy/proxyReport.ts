@@ -113,7 +113,7 @@ export function writeProxyReport(input: ProxyReportInput): ProxyReport {
   const links = new Map<string, { transcript?: string; replay?: string }>();
   const transcripts = new Map<string, string>();
   for (const [conn, record] of watch.connections) {
-    if (watch.ledger.all.some((finding) => finding.connections.has(conn))) transcripts.set(conn, write(dir, `transcripts/${fileSafe(conn)}.txt`, record.transcript.render()));
+    if (watch.ledger.all.some((finding) => finding.connections.has(conn))) transcripts.set(conn, write(dir, `transcripts/${fileSafe(conn)}.txt`, record.log.render(conn, watch.redactor)));
   }
   const context = { upstream: input.upstream, contracts: [server.origin], profile: watch.options.profile, bindings: input.bindings, redactor: watch.redactor };
   const findings = watch.ledger.all;

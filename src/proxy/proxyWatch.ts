@@ -1,12 +1,14 @@
-import { clipText } from '../client/clipText.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redactor } from '../client/redact.js';
-import { Transcript } from '../client/transcript.js';
 import type { CodeProfile } from '../checks/codeProfile.js';
 import type { Contract } from '../contracts/contractModel.js';
 import { FindingLedger, type FrameFinding, type FrameSide } from './findings.js';
 import { FrameStreamJudge } from './frameJudge.js';
 import type { ConnectionInfo, RelayTap } from './relay.js';
 import type { WireDialect } from '../../core/wireDialect.js';
+import { ConnectionLog } from './connectionLog.js';
 
 export interface ProxyWatchOptions {
   server: Contract;
@@ -25,23 +27,17 @@ export interface ProxyWatchOptions {
   maxJudgedChars?: number;
   /** Secrets known before any connection (e.g. a token the CLI was given). */
   secrets?: string[];
-}
-
-/** A frame the client sent, kept for the replay files of its connection. */
-export interface ClientFrame {
-  text: string;
-  at: number;
+  /** Where the watch makes the folder its connections' logs spill to (default: the system's temporary folder). */
+  logRoot?: string;
 }
 
 export interface ConnectionRecord {
   conn: string;
-  transcript: Transcript;
-  clientFrames: ClientFrame[];
-  openedAt: number;
+  /** Its transcript and the client's first frames (for the replay files). */
+  log: ConnectionLog;
   closed?: { by: FrameSide; code: number; at: number };
 }
 
-const MAX_CLIENT_FRAMES = 5_000;
 const EXCERPT_CHARS = 160;
 /** Upstream close codes that mean the gateway itself is going away, not that it ended one connection. */
 const UPSTREAM_GONE_CODES = new Set([1001, 1006, 1012]);
@@ -63,6 +59,9 @@ export class ProxyWatch implements RelayTap {
   binaryFrames = 0;
   private readonly withFindings = new Set<string>();
   private readonly now: () => number;
+  /** The connections' log files (see ConnectionLog), made when a log first spills, removed by `dispose()`. */
+  private logDir: string | undefined;
+  private logs = 0;
 
   constructor(readonly options: ProxyWatchOptions) {
     this.judge = new FrameStreamJudge({ server: options.server, profile: options.profile, ...(options.dialect ? { dialect: options.dialect } : {}), ...(options.inlineMethods ? { inlineMethods: options.inlineMethods } : {}), ...(options.client ? { client: options.client } : {}), ...(options.maxJudgedChars ? { maxJudgedChars: options.maxJudgedChars } : {}) });
@@ -77,9 +76,12 @@ export class ProxyWatch implements RelayTap {
   opened(conn: string, info: ConnectionInfo): void {
     this.redactor.add(info.secrets);
     this.connectionsOpened++;
-    const transcript = new Transcript(this.redactor);
-    transcript.record('--', conn, `open ${this.redactor.redactUrl(info.requestUrl)}${info.protocol ? ` (subprotocol ${this.redactor.redact(info.protocol)})` : ''}`);
-    this.connections.set(conn, { conn, transcript, clientFrames: [], openedAt: this.now() });
+    const log = new ConnectionLog(this.now(), () => {
+      this.logDir ??= mkdtempSync(join(this.options.logRoot ?? tmpdir(), 'contract-gate-proxy-'));
+      return join(this.logDir, `${++this.logs}.log`);
+    });
+    log.note(log.openedAt, `open ${this.redactor.redactUrl(info.requestUrl)}${info.protocol ? ` (subprotocol ${this.redactor.redact(info.protocol)})` : ''}`);
+    this.connections.set(conn, { conn, log });
     this.judge.open(conn);
   }
 
@@ -90,13 +92,12 @@ export class ProxyWatch implements RelayTap {
     const direction = from === 'client' ? '>>' : '<<';
     if (isBinary) {
       this.binaryFrames++;
-      record.transcript.record('--', conn, `${direction} binary frame of ${data.length} bytes (relayed, not judged)`);
+      record.log.note(this.now(), `${direction} binary frame of ${data.length} bytes (relayed, not judged)`);
       return;
     }
     const text = data.toString('utf8');
     const at = this.now();
-    record.transcript.record(direction, conn, clipText(text));
-    if (from === 'client' && record.clientFrames.length < MAX_CLIENT_FRAMES) record.clientFrames.push({ text, at });
+    record.log.frame(direction, at, data, text);
     this.report(this.judge.frame(conn, from, text, at));
   }
 
@@ -104,11 +105,20 @@ export class ProxyWatch implements RelayTap {
     const record = this.connections.get(conn);
     if (!record) return;
     const at = this.now();
-    record.transcript.record('--', conn, `closed by the ${by === 'client' ? 'client' : 'gateway'}: ${code}${reason ? ` ${this.redactor.redact(reason)}` : ''}`);
+    record.log.note(at, `closed by the ${by === 'client' ? 'client' : 'gateway'}: ${code}${reason ? ` ${this.redactor.redact(reason)}` : ''}`);
     record.closed = { by, code, at };
     this.report(this.judge.close(conn, by, code, at));
-    if (!this.withFindings.has(conn)) this.connections.delete(conn);
+    if (!this.withFindings.has(conn)) {
+      record.log.dispose();
+      this.connections.delete(conn);
+    }
     if (by === 'server' && UPSTREAM_GONE_CODES.has(code)) this.options.upstreamGone?.(`the gateway closed ${conn} with ${code}`);
+  }
+
+  /** Removes the connections' log files: once the report has been written from them. */
+  dispose(): void {
+    if (this.logDir) rmSync(this.logDir, { recursive: true, force: true });
+    this.logDir = undefined;
   }
 
   refused(conn: string, why: string, unreachable: boolean): void {

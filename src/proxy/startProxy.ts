@@ -64,17 +64,21 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     stop(reportDir, reason) {
       stopped ??= (async () => {
         await relay.close();
-        return writeProxyReport({
-          dir: reportDir,
-          watch,
-          upstream: watch.redactor.redactUrl(options.upstream),
-          server: options.server,
-          ...(options.client ? { client: options.client } : {}),
-          bindings: options.bindings ?? NO_BINDINGS,
-          startedAt,
-          stoppedAt: Date.now(),
-          reason,
-        });
+        try {
+          return writeProxyReport({
+            dir: reportDir,
+            watch,
+            upstream: watch.redactor.redactUrl(options.upstream),
+            server: options.server,
+            ...(options.client ? { client: options.client } : {}),
+            bindings: options.bindings ?? NO_BINDINGS,
+            startedAt,
+            stoppedAt: Date.now(),
+            reason,
+          });
+        } finally {
+          watch.dispose();
+        }
       })();
       return stopped;
     },

@@ -84,7 +84,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await lease?.release();
   await new Promise((resolve) => page?.server.close(resolve));
-  await proxy?.relay.close();
+  await proxy?.close();
   await gateway?.close();
 });
 

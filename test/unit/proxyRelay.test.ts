@@ -1,5 +1,7 @@
 import { expect, test } from './helpers/test.js';
 import { once } from 'node:events';
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
@@ -7,6 +9,7 @@ import { SESSION_LIFECYCLE_CONTRACT } from '../../profiles/hermes/paths.js';
 import { loadContractSync } from '../../src/contracts/index.js';
 import { startRelay, upstreamUrlFor, type RelayTap } from '../../src/proxy/index.js';
 import { startWatchedProxy } from './helpers/proxyHarness.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 // The relay against a misbehaving upstream and a misbehaving client: bytes pass unchanged both ways (text stays
 // text, binary stays binary, huge frames and non-JSON included), subprotocol, query token and Origin reach the
@@ -74,7 +77,10 @@ test('the client query joins the upstream URL; the upstream path is kept', () =>
 
 test('frames pass unchanged both ways: non-JSON, binary, huge; subprotocol, token and Origin reach the upstream', async () => {
   const upstream = await startUpstream();
-  const proxy = await startWatchedProxy({ upstream: upstream.url, server: CONTRACT, maxPayload: 64 * 1024 * 1024 });
+  const logRoot = scratchDir('contract-gate-proxy-logs');
+  const proxy = await startWatchedProxy({ upstream: upstream.url, server: CONTRACT, maxPayload: 64 * 1024 * 1024, logRoot });
+  // The connection's log spills to a file of its own once it holds more than its 64 KiB buffer.
+  const logFiles = (): string[] => readdirSync(logRoot).flatMap((dir) => readdirSync(join(logRoot, dir)));
   try {
     const client = await open(`${proxy.url}?token=relay-secret-token`, ['hermes.v1', 'other'], { origin: 'https://desktop.example' });
     expect(client.socket.protocol).toBe('hermes.v1');
@@ -101,12 +107,16 @@ test('frames pass unchanged both ways: non-JSON, binary, huge; subprotocol, toke
     expect(proxy.watch.binaryFrames).toBe(2);
     client.socket.send('{"jsonrpc":"2.0","id":"after","method":"gateway.ping"}');
     await until(() => client.messages.length === sent.length + 1);
+    expect(logFiles(), 'the huge frames went to the connection\'s file').toHaveLength(1);
     client.socket.close(1000);
     await client.closed;
   } finally {
-    await proxy.relay.close();
+    await proxy.close();
     upstream.server.close();
   }
+  // The echoed frames made findings, so the connection was kept for the report: its file goes with the watch.
+  expect(readdirSync(logRoot)).toEqual([]);
+  rmSync(logRoot, { recursive: true, force: true });
 });
 
 test('closes are passed on with their code; an abrupt end on one connection leaves the others running', async () => {
@@ -142,7 +152,7 @@ test('closes are passed on with their code; an abrupt end on one connection leav
     expect(proxy.watch.refusals).toHaveLength(1);
     bystander.socket.close();
   } finally {
-    await proxy.relay.close();
+    await proxy.close();
     upstream.server.close();
   }
 });

@@ -27,10 +27,13 @@ export interface WatchedProxy {
   url: string;
   watch: RecordingWatch;
   relay: RunningRelay;
+  /** Closes the relay and writes the report; the watch's log files are removed afterwards. */
   stop(reportDir: string): Promise<ProxyReport>;
+  /** Closes the relay without a report, and removes the watch's log files. */
+  close(): Promise<void>;
 }
 
-export async function startWatchedProxy(options: { upstream: string; server: Contract; client?: Contract; bindings?: BindingRules; maxPayload?: number; maxJudgedChars?: number }): Promise<WatchedProxy> {
+export async function startWatchedProxy(options: { upstream: string; server: Contract; client?: Contract; bindings?: BindingRules; maxPayload?: number; maxJudgedChars?: number; logRoot?: string }): Promise<WatchedProxy> {
   const watch: RecordingWatch = new RecordingWatch({
     server: options.server,
     profile: resolveProfile(undefined, options.server).codes,
@@ -38,6 +41,7 @@ export async function startWatchedProxy(options: { upstream: string; server: Con
     inlineMethods: resolveProfile(undefined, options.server).wire.inlineMethods,
     ...(options.client ? { client: options.client } : {}),
     ...(options.maxJudgedChars ? { maxJudgedChars: options.maxJudgedChars } : {}),
+    ...(options.logRoot ? { logRoot: options.logRoot } : {}),
     live: (line) => watch.live.push(line),
   });
   const relay = await startRelay({ upstream: options.upstream, tap: watch, ...(options.maxPayload ? { maxPayload: options.maxPayload } : {}) });
@@ -46,19 +50,27 @@ export async function startWatchedProxy(options: { upstream: string; server: Con
     url: relay.url,
     watch,
     relay,
+    async close() {
+      await relay.close();
+      watch.dispose();
+    },
     async stop(reportDir) {
       await relay.close();
-      return writeProxyReport({
-        dir: reportDir,
-        watch,
-        upstream: options.upstream,
-        server: options.server,
-        ...(options.client ? { client: options.client } : {}),
-        bindings: options.bindings ?? NO_BINDINGS,
-        startedAt,
-        stoppedAt: Date.now(),
-        reason: 'test',
-      });
+      try {
+        return writeProxyReport({
+          dir: reportDir,
+          watch,
+          upstream: options.upstream,
+          server: options.server,
+          ...(options.client ? { client: options.client } : {}),
+          bindings: options.bindings ?? NO_BINDINGS,
+          startedAt,
+          stoppedAt: Date.now(),
+          reason: 'test',
+        });
+      } finally {
+        watch.dispose();
+      }
     },
   };
 }
