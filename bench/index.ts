@@ -26,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { benchSubject, ENGINE_GOALS, SUBJECTS } from './fuzz.js';
 import { benchGateway, gatewayTimeShare } from './gateway.js';
 import { benchGatewayCore } from './gatewayCore.js';
-import { benchProxy, PROXY_GOALS } from './proxy.js';
+import { benchProxy, PROXY_GOALS, type ProxyProcessFigures } from './proxy.js';
 import { eventLoss } from './lib/eventLoss.js';
 import { shareRows } from './lib/timeShare.js';
 import { runMeasured, type TreeRun } from './lib/processTree.js';
@@ -109,6 +109,9 @@ async function main(): Promise<void> {
   lines.push({ measure: `proxy, p99 added per frame (half the p99 round-trip difference), ${proxy.connections} connections`, value: `${proxy.perFrameP99Ms.toFixed(2)} ms`, goal: `≤ ${PROXY_GOALS.perFrameP99Ms} ms`, met: proxy.perFrameP99Ms <= PROXY_GOALS.perFrameP99Ms });
   lines.push({ measure: `proxy / direct connection, requests per second, ${proxy.connections} connections`, value: times(proxy.throughput), goal: `≥ ${PROXY_GOALS.throughput}×`, met: proxy.throughput >= PROXY_GOALS.throughput });
   if (proxy.baseline) lines.push({ measure: `baseline build's proxy / direct connection, requests per second`, value: times(proxy.baseline.rps / proxy.direct.rps), goal: 'reported', met: undefined });
+  const proxyProcess = (figures: ProxyProcessFigures): string => `${figures.cpuUsPerRequest?.toFixed(1) ?? 'n/a'} µs CPU per request, peak RSS ${figures.peakRssMb?.toFixed(0) ?? 'n/a'} MB`;
+  lines.push({ measure: `proxy process, after ${proxy.process.requests.toFixed(0)} requests`, value: proxyProcess(proxy.process), goal: 'reported', met: undefined });
+  if (proxy.baselineProcess) lines.push({ measure: "baseline build's proxy process", value: proxyProcess(proxy.baselineProcess), goal: 'reported', met: undefined });
   const loss = await eventLoss();
   lines.push({
     measure: `${loss.connections} connections × ${loss.callsPerConnection} calls at once: lost events, events out of order, failed calls`,

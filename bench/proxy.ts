@@ -19,6 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startGateway } from '../dist/gateway/index.js';
 import { HERMES_FULL_CONTRACT } from '../dist/profiles/hermes/paths.js';
 import { gatewayIteration, measure, type Cell } from './gateway.js';
+import { cpuOf, peakRssMbOf } from './lib/processTree.js';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.argv[2] ?? process.env['BENCH_SECONDS'] ?? 3);
@@ -36,11 +37,27 @@ export interface ProxyBench {
   readonly throughput: number;
   /** The baseline build's proxy, when one was given. */
   readonly baseline?: Cell;
+  /** The proxy process's CPU per relayed request and its peak memory; the baseline build's beside it. */
+  readonly process: ProxyProcessFigures;
+  readonly baselineProcess?: ProxyProcessFigures;
+}
+
+export interface ProxyProcessFigures {
+  /** CPU microseconds of the proxy process after its start-up, per request it carried (warm-up included). */
+  readonly cpuUsPerRequest: number | undefined;
+  readonly peakRssMb: number | undefined;
+  readonly requests: number;
+}
+
+/** What a proxy process spent once it listened, and its peak memory, read from /proc before it is stopped (Linux; undefined elsewhere). */
+export interface ProxyUsage {
+  readonly cpuMs: number | undefined;
+  readonly peakRssMb: number | undefined;
 }
 
 interface RunningProxyProcess {
   readonly url: string;
-  stop(): Promise<void>;
+  stop(): Promise<ProxyUsage>;
 }
 
 /** `contract-gate proxy` in front of `upstream`, on a free port; resolves once it says where it listens. */
@@ -59,12 +76,18 @@ function spawnProxy(upstream: string, reportDir: string, checkout = REPO): Promi
       const url = /listening on (ws:\/\/\S+)/.exec(output)?.[1];
       if (!url) return;
       child.stdout?.off('data', onData);
+      // The start-up (loading the contract, compiling its validators) is not the relay's cost per request.
+      const pid = child.pid ?? -1;
+      const startUp = cpuOf(pid);
       child.stdout?.resume();
       resolve({
         url,
         stop: async () => {
+          const spent = cpuOf(pid);
+          const usage = { cpuMs: spent === undefined || startUp === undefined ? undefined : spent - startUp, peakRssMb: peakRssMbOf(pid) };
           child.kill('SIGINT');
           await exited;
+          return usage;
         },
       });
     };
@@ -83,17 +106,24 @@ export async function benchProxy(seconds = SECONDS, connections = PROXY_CONNECTI
   const direct: Cell[] = [];
   const proxied: Cell[] = [];
   const before: Cell[] = [];
+  // Requests each proxy carried (a cell's rate times its length; the warm-up ran 1 s), and what its process spent.
+  const carried = { current: 0, baseline: 0 };
+  const usage: { current?: ProxyUsage; baseline?: ProxyUsage } = {};
   try {
     // Unmeasured warm-up of every path: the JIT, the gateway's and the proxy's lazily compiled validators.
-    for (const url of [gateway.url, proxy.url, ...(baseline ? [baseline.url] : [])]) await measure(url, 10, gatewayIteration, 1);
+    for (const url of [gateway.url, proxy.url, ...(baseline ? [baseline.url] : [])]) {
+      const warm = await measure(url, 10, gatewayIteration, 1);
+      if (url === proxy.url) carried.current += warm.rps;
+      if (url === baseline?.url) carried.baseline += warm.rps;
+    }
     for (let round = 0; round < ROUNDS; round++) {
       direct.push(await measure(gateway.url, connections, gatewayIteration, seconds / ROUNDS));
       proxied.push(await measure(proxy.url, connections, gatewayIteration, seconds / ROUNDS));
       if (baseline) before.push(await measure(baseline.url, connections, gatewayIteration, seconds / ROUNDS));
     }
   } finally {
-    await proxy.stop();
-    await baseline?.stop();
+    usage.current = await proxy.stop();
+    if (baseline) usage.baseline = await baseline.stop();
     await gateway.close();
     rmSync(reportDir, { recursive: true, force: true });
   }
@@ -105,7 +135,19 @@ export async function benchProxy(seconds = SECONDS, connections = PROXY_CONNECTI
   });
   const d = best(direct);
   const p = best(proxied);
-  return { connections, direct: d, proxied: p, perFrameP99Ms: (p.p99 - d.p99) / 2, throughput: p.rps / d.rps, ...(baseline ? { baseline: best(before) } : {}) };
+  const figures = (spent: ProxyUsage | undefined, cells: Cell[], warmUp: number): ProxyProcessFigures => {
+    const requests = warmUp + cells.reduce((sum, cell) => sum + cell.rps * (seconds / ROUNDS), 0);
+    return { requests, cpuUsPerRequest: spent?.cpuMs === undefined ? undefined : (spent.cpuMs * 1000) / requests, peakRssMb: spent?.peakRssMb };
+  };
+  return {
+    connections,
+    direct: d,
+    proxied: p,
+    perFrameP99Ms: (p.p99 - d.p99) / 2,
+    throughput: p.rps / d.rps,
+    process: figures(usage.current, proxied, carried.current),
+    ...(baseline ? { baseline: best(before), baselineProcess: figures(usage.baseline, before, carried.baseline) } : {}),
+  };
 }
 
 async function main(): Promise<void> {
@@ -122,6 +164,15 @@ async function main(): Promise<void> {
     console.log(`| baseline build's proxy: requests per second | | ${fmt(before.rps, 0)} | ${fmt(before.rps / result.direct.rps, 2)}× |`);
     console.log(`| baseline build's proxy: round trip p99 (ms) | | ${fmt(before.p99)} | ${fmt(before.p99 / result.direct.p99, 2)}× |`);
   }
+  const processLine = (label: string, figures: ProxyProcessFigures | undefined): void => {
+    if (!figures) return;
+    const cpu = figures.cpuUsPerRequest === undefined ? 'n/a' : `${fmt(figures.cpuUsPerRequest, 1)} µs`;
+    const rss = figures.peakRssMb === undefined ? 'n/a' : `${fmt(figures.peakRssMb, 0)} MB`;
+    console.log(`${label}: ${cpu} CPU per request, peak RSS ${rss} after ${fmt(figures.requests, 0)} requests`);
+  };
+  console.log('');
+  processLine('proxy process', result.process);
+  processLine("baseline build's proxy process", result.baselineProcess);
   console.log(`\np99 added per frame (half the p99 round-trip difference): ${fmt(result.perFrameP99Ms)} ms (goal ≤ ${PROXY_GOALS.perFrameP99Ms} ms); throughput ${fmt(result.throughput, 2)}× direct (goal ≥ ${PROXY_GOALS.throughput}×)`);
 }
 

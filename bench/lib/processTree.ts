@@ -16,11 +16,21 @@ export interface TreeRun {
 const TICK_MS = 10;
 
 /** utime + stime of a process, in milliseconds (USER_HZ is 100 on Linux). */
-function cpuOf(pid: number): number | undefined {
+export function cpuOf(pid: number): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The highest resident set size the process has had so far, in MiB (Linux: VmHWM of /proc/<pid>/status). */
+export function peakRssMbOf(pid: number): number | undefined {
+  try {
+    const kb = /^VmHWM:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? undefined : Number(kb) / 1024;
   } catch {
     return undefined;
   }
