@@ -52,8 +52,11 @@ interface StoredRecord {
 export class ConnectionLog {
   private chunk: Buffer = Buffer.allocUnsafeSlow(FIRST_CHUNK);
   private offset = 0;
-  /** The connection's file, once the buffer first spilled. */
+  /** The connection's file, once the buffer first spilled, and the bytes of whole records written to it. */
   private file: string | undefined;
+  private fileBytes = 0;
+  /** Why the log stopped short of its limits, if it did. */
+  private lost: string | undefined;
   private entries = 0;
   private chars = 0;
   private clientFrames = 0;
@@ -111,6 +114,7 @@ export class ConnectionLog {
   render(conn: string, redactor: Redactor): string {
     const lines = this.transcript(conn, redactor).map((entry) => shortenedRuns(renderTranscriptLine(entry)));
     if (this.truncated) lines.push(`-- transcript truncated at ${this.entries} entries`);
+    if (this.lost) lines.push(`-- transcript cut short: ${this.lost}`);
     return lines.join('\n') + (lines.length ? '\n' : '');
   }
 
@@ -125,28 +129,31 @@ export class ConnectionLog {
   dispose(): void {
     if (this.file) rmSync(this.file, { force: true });
     this.file = undefined;
+    this.fileBytes = 0;
     this.offset = 0;
   }
 
   private append(dir: TranscriptDirection, flags: number, at: number, body: Buffer, wholeChars: number): void {
-    const header = this.room(HEADER_BYTES + body.length);
-    let position = header.writeUInt8(DIRECTIONS.indexOf(dir) | flags, this.offset);
-    position = header.writeDoubleLE(at, position);
-    position = header.writeUInt32LE(body.length, position);
-    position = header.writeUInt32LE(wholeChars, position);
-    if (header === this.chunk) {
-      body.copy(this.chunk, position);
-      this.offset = position + body.length;
-    } else {
+    if (this.lost) return;
+    const size = HEADER_BYTES + body.length;
+    const large = size > CHUNK;
+    const target = large ? (this.spill() ? Buffer.allocUnsafe(HEADER_BYTES) : undefined) : this.room(size);
+    if (!target) return;
+    let position = target.writeUInt8(DIRECTIONS.indexOf(dir) | flags, large ? 0 : this.offset);
+    position = target.writeDoubleLE(at, position);
+    position = target.writeUInt32LE(body.length, position);
+    position = target.writeUInt32LE(wholeChars, position);
+    if (large) {
       // A record larger than the buffer goes to the file as it is, after what the buffer held.
-      const file = this.spillFile();
-      appendFileSync(file, header);
-      appendFileSync(file, body);
+      this.write([target, body]);
+      return;
     }
+    body.copy(target, position);
+    this.offset = position + body.length;
   }
 
-  /** Where the next record's header goes: the buffer, grown or spilled to make room, or a header of its own for a record too large for it. */
-  private room(size: number): Buffer {
+  /** The buffer with room for `size` more bytes (at most CHUNK): grown, or emptied into the file; none if that failed. */
+  private room(size: number): Buffer | undefined {
     if (this.offset + size <= this.chunk.length) return this.chunk;
     if (this.chunk.length < CHUNK && this.offset + size <= CHUNK) {
       const grown = Buffer.allocUnsafeSlow(Math.max(this.offset + size, Math.min(CHUNK, this.chunk.length * 2)));
@@ -154,23 +161,44 @@ export class ConnectionLog {
       this.chunk = grown;
       return grown;
     }
-    this.spill();
-    return size <= this.chunk.length ? this.chunk : Buffer.allocUnsafe(HEADER_BYTES);
+    if (!this.spill()) return undefined;
+    if (size <= this.chunk.length) return this.chunk;
+    this.chunk = Buffer.allocUnsafeSlow(Math.max(size, Math.min(CHUNK, this.chunk.length * 2)));
+    return this.chunk;
   }
 
-  private spill(): void {
-    if (this.offset === 0) return;
-    appendFileSync(this.spillFile(), this.chunk.subarray(0, this.offset));
+  /** Empties the buffer into the file: false when the file could not be written (the buffer then keeps what it held). */
+  private spill(): boolean {
+    if (this.offset === 0) return true;
+    if (!this.write([this.chunk.subarray(0, this.offset)])) return false;
     this.offset = 0;
+    return true;
   }
 
-  private spillFile(): string {
-    this.file ??= this.newFile();
-    return this.file;
+  /**
+   * Appends whole records to the file. A failure (a full disk, a folder removed from under the proxy) ends the log
+   * where it was, and says so in the transcript, rather than the judging of the connection's frames: they go on.
+   */
+  private write(parts: readonly Buffer[]): boolean {
+    try {
+      this.file ??= this.newFile();
+      for (const part of parts) appendFileSync(this.file, part);
+      this.fileBytes += parts.reduce((sum, part) => sum + part.length, 0);
+      return true;
+    } catch (error) {
+      this.lost = `its file could not be written (${error instanceof Error ? error.message : String(error)}): later frames were judged, not kept`;
+      return false;
+    }
   }
 
   private *records(): Generator<StoredRecord> {
-    const spilled = this.file ? readFileSync(this.file) : undefined;
+    let spilled: Buffer | undefined;
+    try {
+      // Only the records written whole: a write that failed half-way may have left a part of one.
+      spilled = this.file ? readFileSync(this.file).subarray(0, this.fileBytes) : undefined;
+    } catch (error) {
+      this.lost ??= `its file could not be read (${error instanceof Error ? error.message : String(error)}): the frames kept in it are missing`;
+    }
     for (const bytes of [spilled, this.chunk.subarray(0, this.offset)]) {
       if (!bytes) continue;
       let at = 0;

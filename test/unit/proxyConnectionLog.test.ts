@@ -154,3 +154,16 @@ test("the watch removes a connection's file when it closes without findings, and
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('a file that cannot be written ends the log where it was and the transcript says so; what the buffer held is kept', () => {
+  const log = new ConnectionLog(OPENED_AT, () => join('/nonexistent-contract-gate-folder', 'c1.log'), { maxEntries: 1_000, maxChars: 1e9, maxClientFrames: 1_000 });
+  const small = '{"jsonrpc":"2.0","id":1,"method":"session.list"}';
+  log.frame('>>', OPENED_AT + 1, Buffer.from(small), small);
+  const big = `{"text":"${'z'.repeat(70_000)}"}`;
+  log.frame('>>', OPENED_AT + 2, Buffer.from(big), big);
+  log.frame('>>', OPENED_AT + 3, Buffer.from(small), small);
+  expect(log.replayFrames().map((frame) => frame.text)).toEqual([small]);
+  const rendered = log.render('c1', new Redactor([]));
+  expect(rendered.split('\n')[0]).toBe(`>> [c1 +1ms] ${small}`);
+  expect(rendered).toMatch(/^-- transcript cut short: its file could not be written \(ENOENT.*\): later frames were judged, not kept$/m);
+});
