@@ -68,6 +68,11 @@ export class ConnectionLog {
     private readonly limits: ConnectionLogLimits = CONNECTION_LOG_LIMITS,
   ) {}
 
+  /** Why the log stopped short of its limits (its file could not be written or read), if it did. */
+  get lostReason(): string | undefined {
+    return this.lost;
+  }
+
   /** The transcript stopped taking entries. */
   get truncated(): boolean {
     return this.entries >= this.limits.maxEntries || this.chars >= this.limits.maxChars;

@@ -62,6 +62,7 @@ export class ProxyWatch implements RelayTap {
   /** The connections' log files (see ConnectionLog), made when a log first spills, removed by `dispose()`. */
   private logDir: string | undefined;
   private logs = 0;
+  private logLossSaid = false;
 
   constructor(readonly options: ProxyWatchOptions) {
     this.judge = new FrameStreamJudge({ server: options.server, profile: options.profile, ...(options.dialect ? { dialect: options.dialect } : {}), ...(options.inlineMethods ? { inlineMethods: options.inlineMethods } : {}), ...(options.client ? { client: options.client } : {}), ...(options.maxJudgedChars ? { maxJudgedChars: options.maxJudgedChars } : {}) });
@@ -98,6 +99,11 @@ export class ProxyWatch implements RelayTap {
     const text = data.toString('utf8');
     const at = this.now();
     record.log.frame(direction, at, data, text);
+    if (record.log.lostReason && !this.logLossSaid) {
+      // Said once: every connection's log writes to the same folder, so one failing says what the others will do.
+      this.logLossSaid = true;
+      this.options.live?.(`${clock(at)} ${conn} its log stopped: ${record.log.lostReason}; its transcript and replay files end there`);
+    }
     this.report(this.judge.frame(conn, from, text, at));
   }
 

@@ -1,6 +1,6 @@
 import { expect, test } from './helpers/test.js';
 import * as fc from 'fast-check';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { clipText, MAX_KEPT_TEXT } from '../../src/client/clipText.js';
 import { Redactor } from '../../src/client/redact.js';
@@ -166,4 +166,28 @@ test('a file that cannot be written ends the log where it was and the transcript
   const rendered = log.render('c1', new Redactor([]));
   expect(rendered.split('\n')[0]).toBe(`>> [c1 +1ms] ${small}`);
   expect(rendered).toMatch(/^-- transcript cut short: its file could not be written \(ENOENT.*\): later frames were judged, not kept$/m);
+});
+
+test('a log folder that cannot be made is said once, live, and the frames are still judged', () => {
+  const root = scratchDir('contract-gate-proxy-unwritable');
+  try {
+    const notAFolder = join(root, 'file');
+    writeFileSync(notAFolder, '');
+    const server = loadContractSync(SESSION_LIFECYCLE_CONTRACT);
+    const live: string[] = [];
+    const watch = new ProxyWatch({ server, profile: resolveProfile(undefined, server).codes, logRoot: join(notAFolder, 'logs'), live: (line) => live.push(line) });
+    for (const conn of ['c1', 'c2']) {
+      watch.opened(conn, { requestUrl: '/api/ws', protocol: '', secrets: [] });
+      const request = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'session.create', params: { cwd: `/${'d'.repeat(70_000)}` } });
+      watch.frame(conn, 'client', Buffer.from(request), false);
+      watch.frame(conn, 'server', Buffer.from('{"jsonrpc":"2.0","id":1,"result":{"session_id":42}}'), false);
+    }
+    expect(live.filter((line) => / c1 its log stopped: its file could not be written \(ENOTDIR.*; its transcript and replay files end there$/.test(line))).toHaveLength(1);
+    expect(live.filter((line) => line.includes('its log stopped'))).toHaveLength(1);
+    // The answers were judged all the same: a session_id that is not a string breaks the result's schema.
+    expect(watch.ledger.all.map((finding) => `${finding.first.subject} ${finding.first.check}`)).toContain('session.create result.schema');
+    expect(watch.connections.get('c1')?.log.render('c1', watch.redactor)).toMatch(/^-- transcript cut short: its file could not be written/m);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });
