@@ -57,6 +57,8 @@ export class ConnectionLog {
   private fileBytes = 0;
   /** Why the log stopped short of its limits, if it did. */
   private lost: string | undefined;
+  /** The records as last read: a report reads a connection's log for its transcript and for each replay file. */
+  private read: StoredRecord[] | undefined;
   private entries = 0;
   private chars = 0;
   private clientFrames = 0;
@@ -136,10 +138,12 @@ export class ConnectionLog {
     this.file = undefined;
     this.fileBytes = 0;
     this.offset = 0;
+    this.read = undefined;
   }
 
   private append(dir: TranscriptDirection, flags: number, at: number, body: Buffer, wholeChars: number): void {
     if (this.lost) return;
+    this.read = undefined;
     const size = HEADER_BYTES + body.length;
     const large = size > CHUNK;
     const target = large ? (this.spill() ? Buffer.allocUnsafe(HEADER_BYTES) : undefined) : this.room(size);
@@ -196,7 +200,8 @@ export class ConnectionLog {
     }
   }
 
-  private *records(): Generator<StoredRecord> {
+  private records(): StoredRecord[] {
+    if (this.read) return this.read;
     let spilled: Buffer | undefined;
     try {
       // Only the records written whole: a write that failed half-way may have left a part of one.
@@ -204,6 +209,7 @@ export class ConnectionLog {
     } catch (error) {
       this.lost ??= `its file could not be read (${error instanceof Error ? error.message : String(error)}): the frames kept in it are missing`;
     }
+    const records: StoredRecord[] = [];
     for (const bytes of [spilled, this.chunk.subarray(0, this.offset)]) {
       if (!bytes) continue;
       let at = 0;
@@ -211,9 +217,11 @@ export class ConnectionLog {
         const kind = bytes.readUInt8(at);
         const bodyBytes = bytes.readUInt32LE(at + 9);
         const start = at + HEADER_BYTES;
-        yield { dir: DIRECTIONS[kind & 3] as TranscriptDirection, flags: kind & ~3, at: bytes.readDoubleLE(at + 1), text: bytes.toString('utf8', start, start + bodyBytes), wholeChars: bytes.readUInt32LE(at + 13) };
+        records.push({ dir: DIRECTIONS[kind & 3] as TranscriptDirection, flags: kind & ~3, at: bytes.readDoubleLE(at + 1), text: bytes.toString('utf8', start, start + bodyBytes), wholeChars: bytes.readUInt32LE(at + 13) });
         at = start + bodyBytes;
       }
     }
+    this.read = records;
+    return records;
   }
 }
