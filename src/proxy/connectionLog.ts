@@ -30,6 +30,14 @@ const HEADER_BYTES = 1 + 8 + 4 + 4;
 const FIRST_CHUNK = 4 * 1024;
 const CHUNK = 64 * 1024;
 
+/** Writes a record's header at `position`; returns where its body starts. */
+function writeHeader(target: Buffer, position: number, kind: number, at: number, bodyBytes: number, wholeChars: number): number {
+  let next = target.writeUInt8(kind, position);
+  next = target.writeDoubleLE(at, next);
+  next = target.writeUInt32LE(bodyBytes, next);
+  return target.writeUInt32LE(wholeChars, next);
+}
+
 interface StoredRecord {
   readonly dir: TranscriptDirection;
   readonly flags: number;
@@ -145,20 +153,18 @@ export class ConnectionLog {
     if (this.lost) return;
     this.read = undefined;
     const size = HEADER_BYTES + body.length;
-    const large = size > CHUNK;
-    const target = large ? (this.spill() ? Buffer.allocUnsafe(HEADER_BYTES) : undefined) : this.room(size);
-    if (!target) return;
-    let position = target.writeUInt8(DIRECTIONS.indexOf(dir) | flags, large ? 0 : this.offset);
-    position = target.writeDoubleLE(at, position);
-    position = target.writeUInt32LE(body.length, position);
-    position = target.writeUInt32LE(wholeChars, position);
-    if (large) {
+    if (size > CHUNK) {
       // A record larger than the buffer goes to the file as it is, after what the buffer held.
-      this.write([target, body]);
+      const header = Buffer.allocUnsafe(HEADER_BYTES);
+      writeHeader(header, 0, DIRECTIONS.indexOf(dir) | flags, at, body.length, wholeChars);
+      if (this.spill()) this.write([header, body]);
       return;
     }
-    body.copy(target, position);
-    this.offset = position + body.length;
+    const chunk = this.room(size);
+    if (!chunk) return;
+    const start = writeHeader(chunk, this.offset, DIRECTIONS.indexOf(dir) | flags, at, body.length, wholeChars);
+    body.copy(chunk, start);
+    this.offset = start + body.length;
   }
 
   /** The buffer with room for `size` more bytes (at most CHUNK): grown, or emptied into the file; none if that failed. */
