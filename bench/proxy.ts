@@ -43,7 +43,11 @@ export interface ProxyBench {
 }
 
 export interface ProxyProcessFigures {
-  /** CPU microseconds of the proxy process after its start-up, per request it carried (warm-up included). */
+  /**
+   * CPU microseconds of the proxy process after its start-up, per request counted in the measured windows (the warm-up
+   * round's included). Each cell's 300 ms ramp-up is spent but not counted, alike for both builds: a figure to compare
+   * builds by, a few percent above the true cost.
+   */
   readonly cpuUsPerRequest: number | undefined;
   readonly peakRssMb: number | undefined;
   readonly requests: number;
