@@ -30,7 +30,8 @@ export const plainKey = (): fc.Arbitrary<string> => fc.string({ unit: fc.constan
 
 /** Any JSON value, kept small (the empty schema `{}` and `true`). */
 export function anyJson(): fc.Arbitrary<JsonValue> {
-  const { value } = fc.letrec<{ value: JsonValue }>((tie) => ({
+  // Arbitraries are immutable: one letrec serves every schema that accepts anything (building it costs more than a draw).
+  anyJsonArbitrary ??= fc.letrec<{ value: JsonValue }>((tie) => ({
     value: fc.oneof(
       { depthSize: 'small', maxDepth: 2 },
       fc.constant(null),
@@ -41,9 +42,11 @@ export function anyJson(): fc.Arbitrary<JsonValue> {
       fc.array(tie('value'), { maxLength: 3 }),
       fc.dictionary(plainKey(), tie('value'), { maxKeys: 3, noNullPrototype: true }),
     ),
-  }));
-  return value;
+  })).value;
+  return anyJsonArbitrary;
 }
+
+let anyJsonArbitrary: fc.Arbitrary<JsonValue> | undefined;
 
 export function stringArbitrary(flat: FlatSchema, maxStringLength: number): Leaf<string> {
   const min = flat.minLength ?? 0;
