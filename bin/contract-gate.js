@@ -7,10 +7,13 @@ import { setFlagsFromString } from 'node:v8';
 // A full run keeps about 100 MB alive and allocates gigabytes around it. V8 lets the heap grow to three or four times
 // what a full collection left alive before it collects again, which put the peak of a run on the whole Hermes document
 // at 260-310 MB; growing by half of it instead takes 40 MB off that peak (and 50-180 MB off a 2,000-method run) for
-// 5-10% more CPU in full collections (docs/benchmarks.md). A setting of the user's own
-// (`node --heap-growing-percent=N …/contract-gate.js`; NODE_OPTIONS cannot carry it) stands.
+// 5-10% more CPU in full collections (docs/benchmarks.md). The servers (`proxy`, `serve`) keep V8's own growth: their
+// heap stays small, and there each extra full collection is a pause of the traffic they relay or answer (the proxy's
+// p99 and throughput measured worse with it). A setting of the user's own (`node --heap-growing-percent=N
+// …/contract-gate.js`; NODE_OPTIONS cannot carry it) stands.
 const HEAP_GROWING = '--heap-growing-percent';
-if (!process.execArgv.some((arg) => arg.replace(/_/g, '-').startsWith(HEAP_GROWING))) {
+const SERVERS = new Set(['proxy', 'serve']);
+if (!SERVERS.has(process.argv[2] ?? '') && !process.execArgv.some((arg) => arg.replace(/_/g, '-').startsWith(HEAP_GROWING))) {
   setFlagsFromString(`${HEAP_GROWING}=50`);
 }
 
