@@ -28,6 +28,9 @@
  * concurrently, one connection per method). Here the lanes share one thread with the gateway, so they cannot
  * add CPU; the runner gets its parallelism from Playwright worker processes. That row is not in the ratios.
  *
+ * Then where a judged call's CPU goes (`engineTimeShare`): profiled engine rounds and bare replays of them, split into
+ * the same parts (the gateway, generation, checks, the client, …), microseconds per judged call side by side.
+ *
  * Two documents: the Hermes session lifecycle (our target layout: one `params` object per method, with
  * identifier binding), where test-coverage sends by-position arrays that the gateway rejects, so its calls
  * there measure throughput only; and the MetaMask document, plain by-position JSON-RPC that test-coverage
@@ -43,6 +46,7 @@ import { runBareLoop, type BareLoopResult } from './lib/bareLoop.js';
 import { replayOf } from './lib/exchangeScript.js';
 import { runEngine, type EngineRunOptions, type EngineRunResult } from './lib/engineRun.js';
 import { runTestCoverage } from './lib/testCoverageRun.js';
+import { attribute, ENGINE_BUCKETS, perCallRows, profiled } from './lib/timeShare.js';
 
 const SEED = 1;
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 25);
@@ -139,6 +143,38 @@ export async function benchSubject(subject: Subject): Promise<{ rows: Row[]; vsT
   return { rows, vsTestCoverage: rate(oursRow) / rate(peerRow), vsBare: rate(oursRow) / rate(bareRow), vsBareRequests };
 }
 
+/** Rounds profiled for the time share: one round of a few hundred milliseconds is too few samples to split. */
+const SHARE_ROUNDS = 3;
+
+/**
+ * Where a judged call's CPU goes: SHARE_ROUNDS engine rounds and as many bare replays of them (after an unprofiled
+ * one of each), each kind under one profile, attributed to the same buckets, as microseconds per judged call side by
+ * side. What the engine spends beyond the bare loop is the difference, part by part.
+ */
+export async function engineTimeShare(subject: Subject): Promise<string[]> {
+  const contract = loadContractSync(subject.path);
+  const methods = contract.methods.map((m) => m.name);
+  const engine = (url: string) => runEngine({ url, contract, profile: resolveProfile(undefined, contract).codes, rules: subject.rules, methods, runs: RUNS, seed: SEED, keepScript: true });
+  const warmed = await withGateway(subject.path, (g) => engine(g.url));
+  await withGateway(subject.path, (g) => runBareLoop(g.url, replayOf(warmed.script)));
+  const rounds: EngineRunResult[] = [];
+  const ours = attribute(
+    await profiled(async () => {
+      for (let round = 0; round < SHARE_ROUNDS; round++) rounds.push(await withGateway(subject.path, (g) => engine(g.url)));
+    }),
+    ENGINE_BUCKETS,
+  );
+  const replays = rounds.map((round) => replayOf(round.script));
+  const bare = attribute(
+    await profiled(async () => {
+      for (const replay of replays) await withGateway(subject.path, (g) => runBareLoop(g.url, replay));
+    }),
+    ENGINE_BUCKETS,
+  );
+  const judged = rounds.reduce((sum, round) => sum + round.judged, 0);
+  return perCallRows([`where a judged call's CPU goes, ${subject.label} (${SHARE_ROUNDS} rounds of ${rounds[0]?.judged ?? 0} judged calls)`, 'engine µs', 'bare loop µs'], ours, bare, judged);
+}
+
 function printTable(subject: Subject, methods: number, rows: Row[]): void {
   const header = ['runner', 'calls', 'wall s', 'calls/s', 'note'];
   const cells = rows.map((r) => [r.runner, `${r.calls} ${r.what}`, (r.elapsedMs / 1000).toFixed(2), rate(r).toFixed(0), r.note]);
@@ -162,6 +198,7 @@ async function main(): Promise<void> {
         `ours / bare loop: ${(vsBare * 100).toFixed(0)}% (goal >= ${ENGINE_GOALS.vsBare * 100}%, ${verdict(vsBare, ENGINE_GOALS.vsBare)}); ` +
         `judged/s over the bare loop's requests/s: ${(vsBareRequests * 100).toFixed(0)}%\n`,
     );
+    process.stdout.write(`\n${(await engineTimeShare(subject)).join('\n')}\n`);
   }
 }
 

@@ -9,7 +9,8 @@
  *   added per frame and throughput (bench/proxy.ts);
  * - 50 connections × 200 calls at once: no lost, duplicated or reordered event (bench/lib/eventLoss.ts);
  * - the method engine vs a bare `ws` request/response loop replaying its requests, and vs @open-rpc/test-coverage,
- *   on the Hermes session-lifecycle and the MetaMask documents (bench/fuzz.ts);
+ *   on the Hermes session-lifecycle and the MetaMask documents, and where a judged call's CPU goes in each
+ *   (bench/fuzz.ts);
  * - `contract-gate --help` start-up, and a default `contract-gate run` on the session-lifecycle document with each
  *   runner (the engine, then `--runner playwright`): wall time, CPU and peak memory of the process tree and of its
  *   largest process (BENCH_FULL=1 adds the full Hermes document).
@@ -23,7 +24,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchSubject, ENGINE_GOALS, SUBJECTS } from './fuzz.js';
+import { benchSubject, ENGINE_GOALS, engineTimeShare, SUBJECTS } from './fuzz.js';
 import { benchGateway, gatewayTimeShare } from './gateway.js';
 import { benchGatewayCore } from './gatewayCore.js';
 import { benchProxy, PROXY_GOALS, type ProxyProcessFigures } from './proxy.js';
@@ -136,7 +137,12 @@ async function main(): Promise<void> {
   const mark = (met: boolean | undefined): string => (met === undefined ? '' : met ? 'met' : 'MISSED');
   const table = ['| measure | value | goal | |', '|---|---:|---|---|', ...lines.map((l) => `| ${l.measure} | ${l.value} | ${l.goal} | ${mark(l.met)} |`)];
   const shares = shareRows(await gatewayTimeShare(Number(process.env['BENCH_SECONDS'] ?? 2)));
-  const text = `# Benchmark (${((performance.now() - started) / 1000).toFixed(0)} s, ${new Date().toISOString()})\n\n${table.join('\n')}\n\nWhere the reference gateway's time goes (50 connections, the workload above, one profiled cell; the load generator shares the process):\n\n${shares.join('\n')}\n`;
+  const engineShares: string[] = [];
+  for (const subject of SUBJECTS) engineShares.push((await engineTimeShare(subject)).join('\n'));
+  const text =
+    `# Benchmark (${((performance.now() - started) / 1000).toFixed(0)} s, ${new Date().toISOString()})\n\n${table.join('\n')}\n\n` +
+    `Where the reference gateway's time goes (50 connections, the workload above, one profiled cell; the load generator shares the process):\n\n${shares.join('\n')}\n\n` +
+    `Where the engine's time goes against the bare loop's (the same calls, the gateway in the same thread; profiled rounds, so slower than the rounds above):\n\n${engineShares.join('\n\n')}\n`;
   mkdirSync(OUT, { recursive: true });
   writeFileSync(join(OUT, 'bench.md'), text);
   process.stdout.write(`\n${text}`);

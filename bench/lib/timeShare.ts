@@ -37,13 +37,35 @@ export const GATEWAY_BUCKETS: readonly TimeBucket[] = [
   { name: 'load generator (the benchmark client)', files: ['bench/'] },
 ];
 
+/**
+ * Where the CPU of a judged call goes in the engine bench (bench/fuzz.ts), where the reference gateway, the engine
+ * and the bare loop share one thread. Attributed as for the gateway: fast-check counts as generation (its async
+ * runner drives the valid phase from the microtask queue, with none of our frames above it), json-schema-faker for
+ * whoever called it (the gateway's schema answers), ajv's generated validators for the checks, and `JSON.parse`
+ * (inlined) for whoever parsed. Checks come before the method run: their verdicts live in src/conformance/.
+ */
+export const ENGINE_BUCKETS: readonly TimeBucket[] = [
+  { name: 'the reference gateway (the target, in the same thread)', files: ['gateway/'] },
+  { name: 'value generation (schemas walked, fast-check draws, mutations)', files: ['fuzz/', 'node_modules/fast-check/'] },
+  { name: 'checks and verdicts (judges, result schemas, ajv)', files: ['src/checks/', 'src/contracts/', 'src/conformance/methodVerdicts.ts'] },
+  { name: 'identifier binding (live ids, setup calls)', files: ['src/binding/'] },
+  { name: 'the method run (phases, cases, shrinking)', files: ['src/conformance/'] },
+  { name: 'client (requests, answers, events, transcript, redaction, socket writes)', files: ['src/client/', 'core/', 'profiles/'] },
+  { name: "bench driver (the bare loop's client and socket writes; the engine's wire script)", files: ['bench/'] },
+];
+
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
-/** A profiled file as its source path: the benchmarks run the compiled `dist/…/x.js` of `…/x.ts`. */
+/**
+ * A profiled file as its source path: the benchmarks run the compiled `dist/…/x.js` of `…/x.ts`. A dependency's
+ * file keeps its `node_modules/…` path, which a bucket may name; one that none names counts for its caller.
+ */
 function relativePath(url: string): string | undefined {
   if (!url.startsWith('file://')) return undefined;
   const path = fileURLToPath(url);
-  return path.startsWith(REPO) && !path.includes('/node_modules/') ? path.slice(REPO.length).replace(/^dist\//, '').replace(/\.js$/, '.ts') : undefined;
+  if (!path.startsWith(REPO)) return undefined;
+  const relative = path.slice(REPO.length);
+  return relative.startsWith('node_modules/') ? relative : relative.replace(/^dist\//, '').replace(/\.js$/, '.ts');
 }
 
 function bucketOf(path: string, buckets: readonly TimeBucket[]): string | undefined {
@@ -108,4 +130,15 @@ export async function profiled(work: () => Promise<void>, intervalUs = 250): Pro
 export function shareRows(totals: ReadonlyMap<string, number>): string[] {
   const busy = [...totals.values()].reduce((sum, ms) => sum + ms, 0);
   return ['| where a gateway request\'s CPU goes | share of busy CPU |', '|---|---:|', ...[...totals.entries()].sort((a, b) => b[1] - a[1]).map(([name, ms]) => `| ${name} | ${((100 * ms) / busy).toFixed(1)}% |`)];
+}
+
+/**
+ * Microseconds of busy CPU per judged call, bucket by bucket, for two profiles of the same calls side by side (the
+ * engine's round and the bare loop's replay of it), largest first by the first; a total row closes the table.
+ */
+export function perCallRows(heading: readonly [string, string, string], first: ReadonlyMap<string, number>, second: ReadonlyMap<string, number>, calls: number): string[] {
+  const us = (ms: number | undefined): string => (((ms ?? 0) * 1000) / calls).toFixed(1);
+  const names = [...new Set([...first.keys(), ...second.keys()])].sort((a, b) => (first.get(b) ?? 0) - (first.get(a) ?? 0));
+  const total = (totals: ReadonlyMap<string, number>): number => [...totals.values()].reduce((sum, ms) => sum + ms, 0);
+  return [`| ${heading.join(' | ')} |`, '|---|---:|---:|', ...names.map((name) => `| ${name} | ${us(first.get(name))} | ${us(second.get(name))} |`), `| all busy CPU | ${us(total(first))} | ${us(total(second))} |`];
 }
