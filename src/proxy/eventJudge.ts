@@ -1,4 +1,4 @@
-import { checkEventEnvelope, checkEventPayload, checkSeqSequence } from '../checks/eventChecks.js';
+import { checkEventEnvelope, checkEventPayload, checkSeqStep } from '../checks/eventChecks.js';
 import { serverRequestProblems } from '../checks/serverRequestChecks.js';
 import { violation } from '../checks/violation.js';
 import type { RpcId, WireEvent } from '../../core/index.js';
@@ -29,7 +29,7 @@ export function judgeEvent(context: JudgeContext, conn: string, state: WatchedCo
   if (typeof session === 'string' && session !== '' && typeof params.seq === 'number') {
     state.liveSessions.add(session);
     const last = state.lastEvent.get(session);
-    const violations = last ? checkSeqSequence([last, params]) : checkSeqSequence([params], state.createdHere);
+    const violations = checkSeqStep(last, params, state.createdHere);
     findings.push(...tally.apply({ ...base, subject: SESSION_EVENTS_SUBJECT }, 'event.seq-monotonic', violations, 'params.seq'));
     state.lastEvent.set(session, params);
   }
