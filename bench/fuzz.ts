@@ -88,12 +88,17 @@ async function withGateway<T>(path: string, body: (gateway: RunningGateway) => P
   }
 }
 
-export async function benchSubject(subject: Subject): Promise<{ rows: Row[]; vsTestCoverage: number; vsBare: number; vsBareRequests: number }> {
+/** The subject's methods, and a runner of our engine over all of them as the bench runs it (RUNS, SEED). */
+function engineOf(subject: Subject): { methods: string[]; engine: (url: string, overrides?: Partial<EngineRunOptions>) => Promise<EngineRunResult> } {
   const contract = loadContractSync(subject.path);
-  const document = JSON.parse(readFileSync(subject.path, 'utf8')) as object;
   const methods = contract.methods.map((m) => m.name);
-  const engine = (url: string, overrides: Partial<EngineRunOptions> = {}) =>
-    runEngine({ url, contract, profile: resolveProfile(undefined, contract).codes, rules: subject.rules, methods, runs: RUNS, seed: SEED, ...overrides });
+  const profile = resolveProfile(undefined, contract).codes;
+  return { methods, engine: (url, overrides = {}) => runEngine({ url, contract, profile, rules: subject.rules, methods, runs: RUNS, seed: SEED, ...overrides }) };
+}
+
+export async function benchSubject(subject: Subject): Promise<{ rows: Row[]; vsTestCoverage: number; vsBare: number; vsBareRequests: number }> {
+  const { methods, engine } = engineOf(subject);
+  const document = JSON.parse(readFileSync(subject.path, 'utf8')) as object;
   const warmup = methods.slice(0, 3);
 
   // One whole unmeasured pass each: every method's code paths (and the bare loop's) are compiled before the clock runs.
@@ -152,9 +157,8 @@ const SHARE_ROUNDS = 3;
  * side. What the engine spends beyond the bare loop is the difference, part by part.
  */
 export async function engineTimeShare(subject: Subject): Promise<string[]> {
-  const contract = loadContractSync(subject.path);
-  const methods = contract.methods.map((m) => m.name);
-  const engine = (url: string) => runEngine({ url, contract, profile: resolveProfile(undefined, contract).codes, rules: subject.rules, methods, runs: RUNS, seed: SEED, keepScript: true });
+  const { engine: run } = engineOf(subject);
+  const engine = (url: string) => run(url, { keepScript: true });
   const warmed = await withGateway(subject.path, (g) => engine(g.url));
   await withGateway(subject.path, (g) => runBareLoop(g.url, replayOf(warmed.script)));
   const rounds: EngineRunResult[] = [];

@@ -128,7 +128,7 @@ export async function profiled(work: () => Promise<void>, intervalUs = 250): Pro
 
 /** Shares of busy CPU per bucket, largest first, as Markdown rows. */
 export function shareRows(totals: ReadonlyMap<string, number>): string[] {
-  const busy = [...totals.values()].reduce((sum, ms) => sum + ms, 0);
+  const busy = busyMs(totals);
   return ['| where a gateway request\'s CPU goes | share of busy CPU |', '|---|---:|', ...[...totals.entries()].sort((a, b) => b[1] - a[1]).map(([name, ms]) => `| ${name} | ${((100 * ms) / busy).toFixed(1)}% |`)];
 }
 
@@ -139,6 +139,10 @@ export function shareRows(totals: ReadonlyMap<string, number>): string[] {
 export function perCallRows(heading: readonly [string, string, string], first: ReadonlyMap<string, number>, second: ReadonlyMap<string, number>, calls: number): string[] {
   const us = (ms: number | undefined): string => (((ms ?? 0) * 1000) / calls).toFixed(1);
   const names = [...new Set([...first.keys(), ...second.keys()])].sort((a, b) => (first.get(b) ?? 0) - (first.get(a) ?? 0));
-  const total = (totals: ReadonlyMap<string, number>): number => [...totals.values()].reduce((sum, ms) => sum + ms, 0);
-  return [`| ${heading.join(' | ')} |`, '|---|---:|---:|', ...names.map((name) => `| ${name} | ${us(first.get(name))} | ${us(second.get(name))} |`), `| all busy CPU | ${us(total(first))} | ${us(total(second))} |`];
+  return [`| ${heading.join(' | ')} |`, '|---|---:|---:|', ...names.map((name) => `| ${name} | ${us(first.get(name))} | ${us(second.get(name))} |`), `| all busy CPU | ${us(busyMs(first))} | ${us(busyMs(second))} |`];
+}
+
+/** Milliseconds of busy CPU in all buckets together. */
+function busyMs(totals: ReadonlyMap<string, number>): number {
+  return [...totals.values()].reduce((sum, ms) => sum + ms, 0);
 }
