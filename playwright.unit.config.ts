@@ -1,19 +1,10 @@
-import { register } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { defineConfig } from '@playwright/test';
+import { registerTypescriptHooks } from './test/typescriptHooks.mjs';
 
 // The runner and every worker load this file before any test: the repository's TypeScript is compiled from here on by
-// test/typescriptHooks.mjs (Sucrase, a cache by content hash) instead of Playwright's Babel transform.
-const HOOKS_REGISTERED = Symbol.for('contract-gate.typescriptHooks');
-if (!(globalThis as Record<symbol, unknown>)[HOOKS_REGISTERED]) {
-  (globalThis as Record<symbol, unknown>)[HOOKS_REGISTERED] = true;
-  const root = import.meta.dirname;
-  register('./test/typescriptHooks.mjs', import.meta.url, {
-    data: { root: pathToFileURL(`${root}/`).href, cacheDir: join(root, 'node_modules', '.cache', 'contract-gate-tests') },
-  });
-}
+// Sucrase (test/typescriptHooks.mjs) instead of Playwright's Babel transform.
+registerTypescriptHooks();
 
 /**
  * The harness's own tests: unit, property, gateway, reporter and CLI tests (`npm run test:unit`: test/unit/ and the

@@ -1,6 +1,7 @@
 /**
- * Module hooks for the harness's own tests (registered by playwright.unit.config.ts): the repository's TypeScript is
- * compiled by Sucrase instead of Playwright's Babel transform, and kept in a cache on disk by content hash.
+ * Module hooks for the harness's own tests (`registerTypescriptHooks`, called by playwright.unit.config.ts and by the
+ * reporter fixtures' configuration): the repository's TypeScript is compiled by Sucrase instead of Playwright's Babel
+ * transform, and kept in a cache on disk by content hash (node_modules/.cache/contract-gate-tests).
  *
  * Why: on a machine whose Playwright transform cache is cold (every fresh CI machine), the runner passed the 2.7 MB of
  * TypeScript its tests load through Babel before the first worker started: 11.8 s against 3.4 s warm, for `--list`
@@ -15,23 +16,37 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, register } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { transform } from 'sucrase';
 
 const PREFLIGHT = '.esm.preflight';
 const OPTIONS = { transforms: ['typescript'], disableESTransforms: true };
-const version = createRequire(import.meta.url)('sucrase/package.json').version;
+const REGISTERED = Symbol.for('contract-gate.typescriptHooks');
+
+/**
+ * Registers the hooks in this process, once: Playwright loads a configuration in its runner and again in each worker,
+ * before any test file. Hooks registered later run first, so these see every import before Playwright's own.
+ */
+export function registerTypescriptHooks() {
+  if (globalThis[REGISTERED]) return;
+  globalThis[REGISTERED] = true;
+  const root = new URL('..', import.meta.url);
+  register(import.meta.url, { data: { root: root.href, cacheDir: join(fileURLToPath(root), 'node_modules', '.cache', 'contract-gate-tests') } });
+}
 
 let rootUrl = '';
 let cacheDir = '';
+/** Sucrase, loaded on the first file the cache does not hold. */
+let sucrase;
+let version = '';
 
 /** @param {{ root: string, cacheDir: string }} data */
 export function initialize(data) {
   rootUrl = data.root;
   cacheDir = data.cacheDir;
   mkdirSync(cacheDir, { recursive: true });
+  version = createRequire(import.meta.url)('sucrase/package.json').version;
 }
 
 /** @type {import('node:module').LoadHook} */
@@ -40,16 +55,17 @@ export async function load(url, context, nextLoad) {
   if (url.endsWith(`.ts${PREFLIGHT}`)) return { format: 'module', source: 'void 0;', shortCircuit: true };
   if (!url.endsWith('.ts')) return nextLoad(url, context);
   const path = fileURLToPath(url);
-  return { format: 'module', source: compiled(path, readFileSync(path, 'utf8')), shortCircuit: true };
+  return { format: 'module', source: await compiled(path, readFileSync(path, 'utf8')), shortCircuit: true };
 }
 
-function compiled(path, source) {
+async function compiled(path, source) {
   const key = createHash('sha1').update(version).update(JSON.stringify(OPTIONS)).update(source).digest('hex');
   const cached = join(cacheDir, `${key}.js`);
   try {
     return readFileSync(cached, 'utf8');
   } catch {
-    const { code } = transform(source, { ...OPTIONS, filePath: path });
+    sucrase ??= await import('sucrase');
+    const { code } = sucrase.transform(source, { ...OPTIONS, filePath: path });
     // Written aside and renamed: workers compiling the same file at once never read half a file.
     const partial = `${cached}.${process.pid}.${Math.random().toString(36).slice(2)}`;
     try {

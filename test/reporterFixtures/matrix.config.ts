@@ -1,4 +1,8 @@
 import { defineConfig, type ReporterDescription } from '@playwright/test';
+import { registerTypescriptHooks } from '../typescriptHooks.mjs';
+
+// The reporters and the specs are the repository's TypeScript: compiled as the harness's tests are.
+registerTypescriptHooks();
 
 // Runs the tiny specs of this folder through the conformance-matrix reporter (for the reporter's own tests).
 // FIXTURE_BLOB_DIR adds a blob report, as a sharded CI run would; FIXTURE_ALLURE_DIR adds allure-playwright.
