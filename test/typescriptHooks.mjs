@@ -45,7 +45,11 @@ let version = '';
 export function initialize(data) {
   rootUrl = data.root;
   cacheDir = data.cacheDir;
-  mkdirSync(cacheDir, { recursive: true });
+  try {
+    mkdirSync(cacheDir, { recursive: true });
+  } catch {
+    // A read-only checkout: every file is compiled, nothing is kept.
+  }
   version = createRequire(import.meta.url)('sucrase/package.json').version;
 }
 
