@@ -66,6 +66,13 @@ test('property: a written line shortens each run of one character from LONG_RUN 
   );
 });
 
+test('the note groups its count by thousands, as en-US numbers are written', () => {
+  for (const length of [LONG_RUN, LONG_RUN + 999, 65_536, 1_234_567 + 64]) {
+    const more = /…\[([\d,]+) more "y"\]$/.exec(shortenedRuns('y'.repeat(length)))?.[1];
+    expect(more, `a run of ${length}`).toBe((length - 64).toLocaleString('en-US'));
+  }
+});
+
 test("a 64 KiB string the harness sent is a note of its length in the file and in render(); the entry keeps it whole", () => {
   const sink = memorySink();
   const transcript = new Transcript(new Redactor([]), 20_000, 64 * 1024 * 1024, { now: () => 0, sink, keepLast: 5 });
