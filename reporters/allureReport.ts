@@ -4,12 +4,23 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { HarnessError } from '../core/index.js';
 
+/** The range of the `allure` package the report is rendered with (package.json's optional peer dependency). */
+export const ALLURE_RANGE = '^3.18.0';
+
 /**
  * The Allure 3 command line. The `allure` package's main module runs its CLI on import, so it is started as a
- * child process (pure Node, no Java) instead of being imported.
+ * child process (pure Node, no Java) instead of being imported. It is an optional peer dependency: the package and
+ * its 150-odd dependencies are installed by those who render the HTML report, not by every project that runs the gate.
  */
 function allureCli(): string {
-  return join(dirname(createRequire(import.meta.url).resolve('allure')), '..', 'cli.js');
+  let main: string;
+  try {
+    main = createRequire(import.meta.url).resolve('allure');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
+    throw new HarnessError('USAGE', `the HTML report is rendered by the allure package (Allure 3, pure Node), which is not installed: npm i -D allure@${ALLURE_RANGE}`);
+  }
+  return join(dirname(main), '..', 'cli.js');
 }
 
 /**

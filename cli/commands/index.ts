@@ -44,7 +44,7 @@ export const COMMANDS: readonly CommandDeclaration[] = [
   },
   {
     name: 'report',
-    description: 'Render the Allure HTML report of a run (no Java needed): <report-dir>/allure-report/index.html.',
+    description: 'Render the Allure HTML report of a run (no Java needed): <report-dir>/allure-report/index.html. Needs the allure package (npm i -D allure@^3.18.0).',
     arguments: [{ name: '[report-dir]', description: 'report folder of a run', default: 'contract-gate-report' }],
     load: async () => (await import('./report.js')).reportAction,
   },

@@ -1,7 +1,8 @@
 import { expect, test } from '../unit/helpers/test.js';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { installedPackage, npmExec } from '../unit/helpers/packedPackage.js';
+import { ALLURE_RANGE } from '../../reporters/allureReport.js';
 
 const npx = (dir: string, args: string[]) => npmExec(dir, ['contract-gate', ...args]);
 
@@ -29,4 +30,10 @@ test('from the packed tarball in an empty folder: init, then run exits 0 and rep
   const overridden = await npx(dir, ['run', '--seed', '32']);
   expect(overridden.code, overridden.stdout + overridden.stderr).toBe(0);
   expect((JSON.parse(readFileSync(join(dir, 'reports', 'gate', 'matrix.json'), 'utf8')) as { seed: number }).seed).toBe(32);
+
+  // The HTML report's renderer is an optional peer dependency: not installed with the gate, and asked for by name.
+  expect(existsSync(join(dir, 'node_modules', 'allure')), 'allure installed with the gate').toBe(false);
+  const report = await npx(dir, ['report', 'reports/gate']);
+  expect(report.code, report.stdout + report.stderr).toBe(2);
+  expect(report.stderr).toContain(`is not installed: npm i -D allure@${ALLURE_RANGE}`);
 });
