@@ -39,7 +39,8 @@ let rootUrl = '';
 let cacheDir = '';
 /** Sucrase, loaded on the first file the cache does not hold. */
 let sucrase;
-let version = '';
+/** What every cache key starts with: Sucrase's version and the options, so that either changing misses the cache. */
+let keyPrefix = '';
 
 /** @param {{ root: string, cacheDir: string }} data */
 export function initialize(data) {
@@ -50,7 +51,7 @@ export function initialize(data) {
   } catch {
     // A read-only checkout: every file is compiled, nothing is kept.
   }
-  version = createRequire(import.meta.url)('sucrase/package.json').version;
+  keyPrefix = `${createRequire(import.meta.url)('sucrase/package.json').version}\n${JSON.stringify(OPTIONS)}\n`;
 }
 
 /** @type {import('node:module').LoadHook} */
@@ -63,14 +64,15 @@ export async function load(url, context, nextLoad) {
 }
 
 async function compiled(path, source) {
-  const key = createHash('sha1').update(version).update(JSON.stringify(OPTIONS)).update(source).digest('hex');
+  const key = createHash('sha1').update(keyPrefix).update(source).digest('hex');
   const cached = join(cacheDir, `${key}.js`);
   try {
     return readFileSync(cached, 'utf8');
   } catch {
     sucrase ??= await import('sucrase');
     const { code } = sucrase.transform(source, { ...OPTIONS, filePath: path });
-    // Written aside and renamed: workers compiling the same file at once never read half a file.
+    // Written aside and renamed, as core/validatorCache.ts stores validators (which a hook, running before any
+    // TypeScript can load, cannot import): workers compiling the same file at once never read half a file.
     const partial = `${cached}.${process.pid}.${Math.random().toString(36).slice(2)}`;
     try {
       writeFileSync(partial, code);
