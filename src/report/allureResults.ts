@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { AREA_TAG_PREFIX, CHECK_TAG_PREFIX, METHOD_TAG_PREFIX } from '../checks/tags.js';
 import type { CellStatus } from './matrixTypes.js';
@@ -50,36 +50,71 @@ function tagLabels(tags: readonly string[]): Array<{ name: string; value: string
   return labels;
 }
 
+/** Where a run sets the results folder of the run before it aside, inside the report folder (see writeAllureResults). */
+export const ALLURE_RESULTS_SET_ASIDE = '.allure-results-previous';
+
 /**
- * Written one after the other on the run's thread, at the end of the run when nothing else is going on. Thousands of
- * small files created at once on the I/O threads contend for the folder's lock, and on a block group of recently
- * deleted files (a report folder replaced run after run) every creation is already slow: 3,011 results took 1.5 s and
- * 2.7 s of CPU in batches of 64 at once, and far less one at a time (docs/benchmarks.md).
+ * At a run's start: the report folder's `allure-results/` of the run before goes aside (a rename), so that no result
+ * of that run can pass for one of this run, and so that writeAllureResults can rewrite its files in place.
  */
-export function writeAllureResults(resultsDir: string, cells: readonly AllureCell[], parameters: ReadonlyArray<{ name: string; value: string }>): void {
-  mkdirSync(resultsDir, { recursive: true });
-  for (const cell of cells) writeAllureResult(resultsDir, cell, parameters);
+export function setAsideAllureResults(reportDir: string): void {
+  const aside = join(reportDir, ALLURE_RESULTS_SET_ASIDE);
+  rmSync(aside, { recursive: true, force: true });
+  const results = join(reportDir, 'allure-results');
+  if (existsSync(results)) renameSync(results, aside);
 }
 
-function writeAllureResult(resultsDir: string, cell: AllureCell, parameters: ReadonlyArray<{ name: string; value: string }>): void {
-  const uuid = randomUUID();
-  const attachments: Array<{ name: string; source: string; type: string }> = [];
-  if (cell.transcriptPath && existsSync(cell.transcriptPath)) {
-    const source = `${randomUUID()}-attachment.txt`;
-    copyFileSync(cell.transcriptPath, join(resultsDir, source));
-    attachments.push({ name: 'rpc-transcript', source, type: 'text/plain' });
+/** At a run's end: what was set aside and not taken back (a runner that writes its own results, a run that failed). */
+export function discardSetAsideAllureResults(reportDir: string): void {
+  rmSync(join(reportDir, ALLURE_RESULTS_SET_ASIDE), { recursive: true, force: true });
+}
+
+/**
+ * Makes `resultsDir` hold these cells' results and nothing else, taking back the folder set aside at the run's start
+ * (`setAside`, the report folder's ALLURE_RESULTS_SET_ASIDE) when there is one.
+ *
+ * A cell's files are named after its title, not a fresh uuid, so a run rewrites the files of the run before it
+ * instead of creating thousands of new ones. On ext4, creating a file where many were recently deleted (a report
+ * folder replaced run after run) costs far more than rewriting one: 3,011 results into a folder emptied seconds
+ * before took 1.0-2.2 s, rewritten in place 0.16-0.45 s (docs/benchmarks.md). Files no cell of this run names are
+ * removed. Written one after the other on the run's thread: thousands of small files created at once on the I/O
+ * threads contend for the folder's lock (3,011 results took 1.5 s and 2.7 s of CPU in batches of 64 at once).
+ */
+export function writeAllureResults(resultsDir: string, cells: readonly AllureCell[], parameters: ReadonlyArray<{ name: string; value: string }>, setAside?: string): void {
+  if (setAside !== undefined && existsSync(setAside) && !existsSync(resultsDir)) renameSync(setAside, resultsDir);
+  mkdirSync(resultsDir, { recursive: true });
+  const written = new Set<string>();
+  const stems = new Map<string, number>();
+  for (const cell of cells) {
+    // Two cells of one title (one method name in two documents) get a file each.
+    const title = md5(cell.title);
+    const seen = stems.get(title) ?? 0;
+    stems.set(title, seen + 1);
+    for (const name of writeAllureResult(resultsDir, cell, parameters, seen === 0 ? title : `${title}-${seen + 1}`)) written.add(name);
   }
+  for (const entry of readdirSync(resultsDir)) if (!written.has(entry)) rmSync(join(resultsDir, entry), { recursive: true, force: true });
+}
+
+/** Writes one cell's result and attachments as `<stem>-…`; returns the names of the files written. */
+function writeAllureResult(resultsDir: string, cell: AllureCell, parameters: ReadonlyArray<{ name: string; value: string }>, stem: string): string[] {
+  const files: string[] = [];
+  const attachments: Array<{ name: string; source: string; type: string }> = [];
+  const attach = (path: string, name: string, type: string, extension: string): void => {
+    const source = `${stem}-${files.length}-attachment${extension}`;
+    copyFileSync(path, join(resultsDir, source));
+    files.push(source);
+    attachments.push({ name, source, type });
+  };
+  if (cell.transcriptPath && existsSync(cell.transcriptPath)) attach(cell.transcriptPath, 'rpc-transcript', 'text/plain', '.txt');
   for (const path of cell.attachmentPaths) {
     if (!existsSync(path)) continue;
     const name = basename(path);
-    const source = `${randomUUID()}-attachment${extname(name)}`;
-    copyFileSync(path, join(resultsDir, source));
-    attachments.push({ name, source, type: CONTENT_TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream' });
+    attach(path, name, CONTENT_TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream', extname(name));
   }
   const message = cell.message ?? cell.detail;
   const id = md5(cell.title);
   const result = {
-    uuid,
+    uuid: randomUUID(),
     name: cell.title,
     fullName: `contract-gate › ${cell.title}`,
     historyId: id,
@@ -95,5 +130,8 @@ function writeAllureResult(resultsDir: string, cell: AllureCell, parameters: Rea
     start: cell.start,
     stop: cell.stop,
   };
-  writeFileSync(join(resultsDir, `${uuid}-result.json`), JSON.stringify(result));
+  const name = `${stem}-result.json`;
+  writeFileSync(join(resultsDir, name), JSON.stringify(result));
+  files.push(name);
+  return files;
 }
