@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { discardSetAsideAllureResults, setAsideAllureResults } from '../../src/report/allureResults.js';
+import { setAsideAllureResults } from '../../src/report/allureResults.js';
 import { parseBaseline } from '../../src/report/baseline.js';
 import type { Matrix } from '../../src/report/matrixTypes.js';
 import { parseMatrixJson } from '../../src/report/renderJson.js';
@@ -22,7 +22,7 @@ import { runPlaywright } from '../lib/runPlaywright.js';
 
 /**
  * Report entries a run writes; removed first so a reused folder never mixes two runs. The Allure results are set
- * aside instead, for the run engine to rewrite in place (src/report/allureResults.ts), and removed at the end.
+ * aside instead, for the run engine to rewrite in place (src/report/allureResults.ts).
  */
 const GENERATED = ['matrix.json', 'matrix.md', 'matrix.html', 'junit.xml', 'transcripts', 'replays', 'test-output', 'blob', 'run-config.json', 'shard-records.json'];
 
@@ -58,12 +58,7 @@ export async function runCommand(settings: RunSettings): Promise<number> {
   setAsideAllureResults(reportDir);
   process.stdout.write(`contract-gate: target ${config.target.label}; seed ${seed}${settings.seed === undefined ? ' (pass --seed to reproduce)' : ''}; report ${reportDir}\n`);
   const configPath = writeRunConfig(config);
-  let runnerExit: number;
-  try {
-    runnerExit = config.runner === 'playwright' ? await runPlaywright(['test', '-c', SUITES_CONFIG], { [RUN_CONFIG_ENV]: configPath }) : await runEngine(config);
-  } finally {
-    discardSetAsideAllureResults(reportDir);
-  }
+  const runnerExit = config.runner === 'playwright' ? await runPlaywright(['test', '-c', SUITES_CONFIG], { [RUN_CONFIG_ENV]: configPath }) : await runEngine(config);
   const overrun = config.budgetMs === undefined || config.startedAt === undefined ? undefined : budgetOverrunSentence(config.budgetMs, Date.now() - config.startedAt);
   const matrixPath = join(reportDir, 'matrix.json');
   if (!existsSync(matrixPath)) {

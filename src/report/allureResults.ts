@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, extname, join } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import { AREA_TAG_PREFIX, CHECK_TAG_PREFIX, METHOD_TAG_PREFIX } from '../checks/tags.js';
 import type { CellStatus } from './matrixTypes.js';
 
@@ -50,23 +50,24 @@ function tagLabels(tags: readonly string[]): Array<{ name: string; value: string
   return labels;
 }
 
-/** Where a run sets the results folder of the run before it aside, inside the report folder (see writeAllureResults). */
-export const ALLURE_RESULTS_SET_ASIDE = '.allure-results-previous';
+/**
+ * Where a run sets the results of the run before it aside, inside the report folder: under `test-output/`, which the
+ * next run removes with its other working files (see writeAllureResults).
+ */
+export const ALLURE_RESULTS_SET_ASIDE = join('test-output', 'allure-results-previous');
 
 /**
  * At a run's start: the report folder's `allure-results/` of the run before goes aside (a rename), so that no result
- * of that run can pass for one of this run, and so that writeAllureResults can rewrite its files in place.
+ * of that run can pass for one of this run, and so that writeAllureResults can rewrite its files in place. A runner
+ * that writes results of its own (Playwright's) leaves them there.
  */
 export function setAsideAllureResults(reportDir: string): void {
   const aside = join(reportDir, ALLURE_RESULTS_SET_ASIDE);
   rmSync(aside, { recursive: true, force: true });
   const results = join(reportDir, 'allure-results');
-  if (existsSync(results)) renameSync(results, aside);
-}
-
-/** At a run's end: what was set aside and not taken back (a runner that writes its own results, a run that failed). */
-export function discardSetAsideAllureResults(reportDir: string): void {
-  rmSync(join(reportDir, ALLURE_RESULTS_SET_ASIDE), { recursive: true, force: true });
+  if (!existsSync(results)) return;
+  mkdirSync(dirname(aside), { recursive: true });
+  renameSync(results, aside);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { expect, test } from './helpers/test.js';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ALLURE_RESULTS_SET_ASIDE, discardSetAsideAllureResults, setAsideAllureResults, writeAllureResults, type AllureCell } from '../../src/report/allureResults.js';
+import { ALLURE_RESULTS_SET_ASIDE, setAsideAllureResults, writeAllureResults, type AllureCell } from '../../src/report/allureResults.js';
 import { scratchDir } from './helpers/scratchDir.js';
 
 /*
@@ -78,24 +78,26 @@ test('two cells of one title get a file each', () => {
   expect(resultsIn(dir).map((r) => r.status).sort()).toEqual(['failed', 'passed']);
 });
 
-test('a run sets the results of the run before aside, takes them back to rewrite, and discards what it did not take', () => {
+test('a run sets the results of the run before aside, and takes them back to rewrite them', () => {
   const reportDir = scratchDir('allure-set-aside');
   const results = join(reportDir, 'allure-results');
+  const aside = join(reportDir, ALLURE_RESULTS_SET_ASIDE);
   writeAllureResults(results, [cell('m › a', 'pass')], PARAMETERS);
   const [before] = resultsIn(results);
   const inode = statSync(join(results, before?.file ?? '')).ino;
 
   setAsideAllureResults(reportDir);
   expect(existsSync(results), 'no result of the run before passes for one of this run').toBe(false);
-  writeAllureResults(results, [cell('m › a', 'fail')], PARAMETERS, join(reportDir, ALLURE_RESULTS_SET_ASIDE));
+  expect(aside.startsWith(join(reportDir, 'test-output')), 'with the working files the next run removes').toBe(true);
+  writeAllureResults(results, [cell('m › a', 'fail')], PARAMETERS, aside);
   expect(statSync(join(results, before?.file ?? '')).ino, 'rewritten in place').toBe(inode);
   expect(resultsIn(results).map((r) => r.status)).toEqual(['failed']);
-  expect(existsSync(join(reportDir, ALLURE_RESULTS_SET_ASIDE))).toBe(false);
+  expect(existsSync(aside)).toBe(false);
 
-  // A runner that writes its own results never takes them back: they are discarded at the end.
+  // Set aside again over an earlier set-aside folder (a runner with results of its own left it): it is replaced.
   setAsideAllureResults(reportDir);
   mkdirSync(results);
-  discardSetAsideAllureResults(reportDir);
-  expect(readdirSync(reportDir)).toEqual(['allure-results']);
-  expect(readdirSync(results)).toEqual([]);
+  writeFileSync(join(results, 'x-result.json'), '{}');
+  setAsideAllureResults(reportDir);
+  expect(readdirSync(aside)).toEqual(['x-result.json']);
 });
