@@ -90,7 +90,9 @@ const ALLURE_RESULTS = 'allure-results';
 
 /**
  * Transcripts, replay files and attachments stay in the shard that wrote them; the merged matrix links them relative to the
- * merged folder, so each linked file is copied over. Allure results are per-test files and are pooled.
+ * merged folder, so each linked file is copied over. Allure results are per-test files and are pooled. A merged folder
+ * used before (an earlier merge) keeps none of its own: the linked files are copied over it, and its Allure results
+ * make way for the shards' unless it is one of the shards.
  */
 async function gatherShardFiles(dirs: readonly string[], output: string, matrix: Matrix): Promise<void> {
   const linked = new Set(matrix.cells.flatMap((cell) => [cell.transcript, cell.replay, ...(cell.attachments ?? [])]).filter((path): path is string => !!path));
@@ -98,10 +100,11 @@ async function gatherShardFiles(dirs: readonly string[], output: string, matrix:
     const clean = normalize(path);
     if (isAbsolute(clean) || clean.startsWith(`..${sep}`) || clean === '..') continue;
     const source = dirs.map((dir) => join(dir, clean)).find((candidate) => existsSync(candidate));
-    if (!source || existsSync(join(output, clean))) continue;
+    if (!source || source === join(output, clean)) continue;
     await mkdir(join(output, clean, '..'), { recursive: true });
     await copyFile(source, join(output, clean));
   }
+  if (!dirs.includes(output)) await rm(join(output, ALLURE_RESULTS), { recursive: true, force: true });
   for (const dir of dirs) {
     const results = join(dir, ALLURE_RESULTS);
     if (!existsSync(results)) continue;

@@ -30,6 +30,11 @@ test('two shards merged give the matrix of one unsharded run', async () => {
   expect(parts.map((part) => part.shard)).toEqual(['1/2', '2/2']);
   expect(parts.every((part) => part.cells.length > 0)).toBe(true);
 
+  // The merged folder held an earlier merge: none of its files may pass for this one's.
+  mkdirSync(join(dir, 'merged', 'allure-results'), { recursive: true });
+  writeFileSync(join(dir, 'merged', 'allure-results', 'earlier-result.json'), '{"name":"an earlier merge"}');
+  mkdirSync(join(dir, 'merged', 'transcripts'));
+  writeFileSync(join(dir, 'merged', 'transcripts', 'session.close.jsonl'), '{"dir":"earlier"}\n');
   const { exitCode } = await mergeShards([join(dir, 'blob-1'), join(dir, 'blob-2')], join(dir, 'merged'), { testDir: FIXTURE_DIR, githubSummary: false });
   expect(exitCode).toBe(1);
   const merged = readMatrix(join(dir, 'merged'));
@@ -41,7 +46,7 @@ test('two shards merged give the matrix of one unsharded run', async () => {
   expect(existsSync(join(dir, 'merged', 'matrix.html'))).toBe(true);
   expect(readFileSync(join(dir, 'merged', 'junit.xml'), 'utf8')).toMatch(/<testsuites [^>]*tests="9"/);
   // The merged folder is complete on its own: linked transcripts and the pooled Allure results come along.
-  expect(readFileSync(join(dir, 'merged', 'transcripts', 'session.close.jsonl'), 'utf8')).toContain('"dir":"out"');
+  expect(readFileSync(join(dir, 'merged', 'transcripts', 'session.close.jsonl'), 'utf8')).toBe('{"dir":"out","frame":{}}\n');
   const allure = (folder: string) => readdirSync(folder).filter((name) => name.endsWith('-result.json')).length;
   expect(allure(join(dir, 'merged', 'allure-results'))).toBe(allure(join(dir, 'blob-1', 'allure-results')) + allure(join(dir, 'blob-2', 'allure-results')));
 });
