@@ -1,5 +1,5 @@
 import { expect, test } from './helpers/test.js';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO, runCli, serveCli } from './helpers/cliRunner.js';
 import { scratchDir } from './helpers/scratchDir.js';
@@ -139,7 +139,7 @@ test('a --grep that selects no check is a usage error (exit 2) with either runne
   expect(shards.map((shard) => /PASS — (\d+) pass/.exec(shard.stdout)?.[1]).sort()).toEqual(['0', '9']);
 });
 
-test('a report folder used again holds the last run\'s Allure results only, the files of cells both runs judged rewritten in place', async () => {
+test('a report folder used again holds the last run\'s Allure results and attachments only, the files of cells both runs judged rewritten in place', async () => {
   const reportDir = tmp();
   const results = join(reportDir, 'allure-results');
   const names = (): Array<{ file: string; name: string }> =>
@@ -151,7 +151,11 @@ test('a report folder used again holds the last run\'s Allure results only, the 
   const first = new Map(names().map(({ file, name }) => [name, statSync(join(results, file)).ino]));
   expect([...first.keys()].some((name) => name.startsWith('session.list ›'))).toBe(true);
 
+  // What a cell of the run before attached (a failing lane's screenshot) is not this run's either.
+  mkdirSync(join(reportDir, 'attachments', 'topology_scenario.browser-remote-lane'), { recursive: true });
+  writeFileSync(join(reportDir, 'attachments', 'topology_scenario.browser-remote-lane', 'remote-lane-1.png'), 'an earlier run');
   expect((await run('@method:session\\.create(?=\\s|$)')).code).toBe(0);
+  expect(existsSync(join(reportDir, 'attachments', 'topology_scenario.browser-remote-lane', 'remote-lane-1.png')), 'the run before\'s attachment').toBe(false);
   const second = names();
   expect(second.map(({ name }) => name).sort()).toEqual(Object.keys(cells(reportDir)).map((key) => key.replace(' × ', ' › ')).sort());
   expect(second.every(({ name }) => name.startsWith('session.create ›'))).toBe(true);
