@@ -21,10 +21,11 @@ import { SUITES_CONFIG } from '../lib/repoPaths.js';
 import { runPlaywright } from '../lib/runPlaywright.js';
 
 /**
- * Report entries a run writes; removed first so a reused folder never mixes two runs. The Allure results are set
- * aside instead, for the run engine to rewrite in place (src/report/allureResults.ts).
+ * Report entries a run writes (and the HTML report `contract-gate report` rendered from the run before); removed first
+ * so a reused folder never mixes two runs. The Allure results are set aside instead, for the run engine to rewrite in
+ * place (src/report/allureResults.ts).
  */
-const GENERATED = ['matrix.json', 'matrix.md', 'matrix.html', 'junit.xml', 'transcripts', 'replays', 'attachments', 'test-output', 'blob', 'run-config.json', 'shard-records.json'];
+const GENERATED = ['matrix.json', 'matrix.md', 'matrix.html', 'junit.xml', 'transcripts', 'replays', 'attachments', 'allure-report', 'test-output', 'blob', 'run-config.json', 'shard-records.json'];
 
 /** The settings `contract-gate run <args>` would act on from its arguments alone (no configuration file). */
 export function parseRunOptions(args: readonly string[]): RunSettings {

@@ -139,7 +139,7 @@ test('a --grep that selects no check is a usage error (exit 2) with either runne
   expect(shards.map((shard) => /PASS — (\d+) pass/.exec(shard.stdout)?.[1]).sort()).toEqual(['0', '9']);
 });
 
-test('a report folder used again holds the last run\'s Allure results and attachments only, the files of cells both runs judged rewritten in place', async () => {
+test('a report folder used again holds the last run\'s Allure results and attachments only (no HTML report of the run before), the files of cells both runs judged rewritten in place', async () => {
   const reportDir = tmp();
   const results = join(reportDir, 'allure-results');
   const names = (): Array<{ file: string; name: string }> =>
@@ -154,8 +154,12 @@ test('a report folder used again holds the last run\'s Allure results and attach
   // What a cell of the run before attached (a failing lane's screenshot) is not this run's either.
   mkdirSync(join(reportDir, 'attachments', 'topology_scenario.browser-remote-lane'), { recursive: true });
   writeFileSync(join(reportDir, 'attachments', 'topology_scenario.browser-remote-lane', 'remote-lane-1.png'), 'an earlier run');
+  // Nor is the HTML report `contract-gate report` rendered from it.
+  mkdirSync(join(reportDir, 'allure-report'));
+  writeFileSync(join(reportDir, 'allure-report', 'index.html'), 'an earlier run');
   expect((await run('@method:session\\.create(?=\\s|$)')).code).toBe(0);
   expect(existsSync(join(reportDir, 'attachments', 'topology_scenario.browser-remote-lane', 'remote-lane-1.png')), 'the run before\'s attachment').toBe(false);
+  expect(existsSync(join(reportDir, 'allure-report')), 'the HTML report of the run before').toBe(false);
   const second = names();
   expect(second.map(({ name }) => name).sort()).toEqual(Object.keys(cells(reportDir)).map((key) => key.replace(' × ', ' › ')).sort());
   expect(second.every(({ name }) => name.startsWith('session.create ›'))).toBe(true);
