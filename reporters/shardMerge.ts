@@ -87,14 +87,16 @@ async function factsOfShards(blobDirs: readonly string[]): Promise<ShardsFacts> 
 }
 
 const ALLURE_RESULTS = 'allure-results';
+/** The folders of a run's linked files that only the shards fill (attachments/ also holds a merge's own resources). */
+const SHARD_FILE_FOLDERS = ['transcripts', 'replays'];
 
 /**
  * Transcripts, replay files and attachments stay in the shard that wrote them; the merged matrix links them relative to the
  * merged folder, so each linked file is copied over. Allure results are per-test files and are pooled. A merged folder
- * used before (an earlier merge) keeps none of its own: the linked files are copied over it, and its Allure results
- * make way for the shards' unless it is one of the shards.
+ * used before (an earlier merge) keeps none of those files of its own, unless it is one of the shards.
  */
 async function gatherShardFiles(dirs: readonly string[], output: string, matrix: Matrix): Promise<void> {
+  if (!dirs.includes(output)) await Promise.all([...SHARD_FILE_FOLDERS, ALLURE_RESULTS].map((entry) => rm(join(output, entry), { recursive: true, force: true })));
   const linked = new Set(matrix.cells.flatMap((cell) => [cell.transcript, cell.replay, ...(cell.attachments ?? [])]).filter((path): path is string => !!path));
   for (const path of linked) {
     const clean = normalize(path);
@@ -104,7 +106,6 @@ async function gatherShardFiles(dirs: readonly string[], output: string, matrix:
     await mkdir(join(output, clean, '..'), { recursive: true });
     await copyFile(source, join(output, clean));
   }
-  if (!dirs.includes(output)) await rm(join(output, ALLURE_RESULTS), { recursive: true, force: true });
   for (const dir of dirs) {
     const results = join(dir, ALLURE_RESULTS);
     if (!existsSync(results)) continue;

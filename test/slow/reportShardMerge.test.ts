@@ -35,6 +35,7 @@ test('two shards merged give the matrix of one unsharded run', async () => {
   writeFileSync(join(dir, 'merged', 'allure-results', 'earlier-result.json'), '{"name":"an earlier merge"}');
   mkdirSync(join(dir, 'merged', 'transcripts'));
   writeFileSync(join(dir, 'merged', 'transcripts', 'session.close.jsonl'), '{"dir":"earlier"}\n');
+  writeFileSync(join(dir, 'merged', 'transcripts', 'session.list.jsonl'), '{"dir":"earlier"}\n');
   const { exitCode } = await mergeShards([join(dir, 'blob-1'), join(dir, 'blob-2')], join(dir, 'merged'), { testDir: FIXTURE_DIR, githubSummary: false });
   expect(exitCode).toBe(1);
   const merged = readMatrix(join(dir, 'merged'));
@@ -47,6 +48,7 @@ test('two shards merged give the matrix of one unsharded run', async () => {
   expect(readFileSync(join(dir, 'merged', 'junit.xml'), 'utf8')).toMatch(/<testsuites [^>]*tests="9"/);
   // The merged folder is complete on its own: linked transcripts and the pooled Allure results come along.
   expect(readFileSync(join(dir, 'merged', 'transcripts', 'session.close.jsonl'), 'utf8')).toBe('{"dir":"out","frame":{}}\n');
+  expect(readdirSync(join(dir, 'merged', 'transcripts')), 'an earlier merge\'s transcripts').toEqual(['session.close.jsonl']);
   const allure = (folder: string) => readdirSync(folder).filter((name) => name.endsWith('-result.json')).length;
   expect(allure(join(dir, 'merged', 'allure-results'))).toBe(allure(join(dir, 'blob-1', 'allure-results')) + allure(join(dir, 'blob-2', 'allure-results')));
 });
