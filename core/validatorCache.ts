@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { _, type Ajv, type CodeOptions, type Options, type ValidateFunction } from 'ajv';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import { AJV_DEFAULTS, createAjv } from './ajv.js';
@@ -24,6 +25,90 @@ export function validatorCacheDir(env: NodeJS.ProcessEnv = process.env): string 
   if (env['CONTRACT_GATE_CACHE_DIR']) return env['CONTRACT_GATE_CACHE_DIR'];
   const base = env['XDG_CACHE_HOME'] || join(homedir(), '.cache');
   return join(base, 'contract-gate', 'validators');
+}
+
+/**
+ * The validator seed an installed package ships (`validator-seed/` beside its `dist/`, written when it is packed):
+ * the entries a default run of its profiles' documents stores, so that a machine's first run loads them too instead
+ * of compiling them. `CONTRACT_GATE_SEED_DIR` names another. A checkout of the repository reads none (its runs and
+ * tests compile as a machine's first run does); nor does a run with the cache off.
+ */
+export function validatorSeedDir(env: NodeJS.ProcessEnv = process.env, moduleUrl: string = import.meta.url): string | undefined {
+  if (env['CONTRACT_GATE_SEED_DIR']) return env['CONTRACT_GATE_SEED_DIR'];
+  const here = fileURLToPath(moduleUrl);
+  const at = here.lastIndexOf(`${sep}dist${sep}`);
+  const root = at >= 0 ? here.slice(0, at) : join(dirname(here), '..');
+  return root.includes(`${sep}node_modules${sep}`) ? join(root, 'validator-seed') : undefined;
+}
+
+/** A seed's two files: the entries' code one after the other, and where each lies in it. */
+const SEED_CODES = 'codes.txt';
+const SEED_INDEX = 'index.json';
+
+/** Offset and length in bytes of each entry's code, by the entry's file name in a cache folder. */
+type SeedIndex = Record<string, readonly [number, number]>;
+
+/** An open seed: its index read once, its code read entry by entry where the cache misses. */
+class ValidatorSeed {
+  private constructor(
+    private readonly fd: number,
+    private readonly index: SeedIndex,
+  ) {}
+
+  private static readonly opened = new Map<string, ValidatorSeed | undefined>();
+
+  /** The seed in `dir`, opened once per process; none when it is missing or unreadable. */
+  static in(dir: string): ValidatorSeed | undefined {
+    if (!ValidatorSeed.opened.has(dir)) {
+      let seed: ValidatorSeed | undefined;
+      try {
+        const index = JSON.parse(readFileSync(join(dir, SEED_INDEX), 'utf8')) as SeedIndex;
+        seed = new ValidatorSeed(openSync(join(dir, SEED_CODES), 'r'), index);
+      } catch {
+        seed = undefined;
+      }
+      ValidatorSeed.opened.set(dir, seed);
+    }
+    return ValidatorSeed.opened.get(dir);
+  }
+
+  code(name: string): string | undefined {
+    const at = this.index[name];
+    if (!Array.isArray(at)) return undefined;
+    const [offset, length] = at;
+    const bytes = Buffer.allocUnsafe(length);
+    try {
+      if (readSync(this.fd, bytes, 0, length, offset) !== length) return undefined;
+    } catch {
+      return undefined;
+    }
+    return bytes.toString('utf8');
+  }
+}
+
+/**
+ * Writes the entries of the cache folder `cacheDir` as a seed in `seedDir` (replaced): one file of code and its index,
+ * not thousands of files (an install of a package with 2,053 small files took 3-5 s more). Returns the entries written.
+ */
+export function packValidatorSeed(cacheDir: string, seedDir: string): number {
+  const names = readdirSync(cacheDir).filter((name) => name.endsWith('.cjs')).sort();
+  rmSync(seedDir, { recursive: true, force: true });
+  mkdirSync(seedDir, { recursive: true });
+  const index: Record<string, [number, number]> = {};
+  const fd = openSync(join(seedDir, SEED_CODES), 'w');
+  try {
+    let offset = 0;
+    for (const name of names) {
+      const code = readFileSync(join(cacheDir, name));
+      writeSync(fd, code);
+      index[name] = [offset, code.length];
+      offset += code.length;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  writeFileSync(join(seedDir, SEED_INDEX), JSON.stringify(index));
+  return names.length;
 }
 
 const DEFAULT_MAX_MB = 256;
@@ -139,6 +224,7 @@ export class ValidatorCache {
     private readonly dir: string,
     scope: string,
     private readonly limit: number,
+    private readonly seed: ValidatorSeed | undefined,
   ) {
     this.prefix = `${AJV_VERSION}\n${FORMAT}\n${scope}\n`;
   }
@@ -146,22 +232,27 @@ export class ValidatorCache {
   /** The cache for one Ajv configuration and registered document (`scope` names both), or none when it is off. */
   static open(scope: string, env: NodeJS.ProcessEnv = process.env): ValidatorCache | undefined {
     const dir = validatorCacheDir(env);
-    return dir === undefined ? undefined : new ValidatorCache(dir, scope, validatorCacheLimit(env));
+    if (dir === undefined) return undefined;
+    const seedDir = validatorSeedDir(env);
+    return new ValidatorCache(dir, scope, validatorCacheLimit(env), seedDir === undefined ? undefined : ValidatorSeed.in(seedDir));
   }
 
-  private pathOf(schemaText: string): string {
-    return join(this.dir, `${sha256(this.prefix + schemaText)}.cjs`);
+  private nameOf(schemaText: string): string {
+    return `${sha256(this.prefix + schemaText)}.cjs`;
   }
 
+  /** The cached validator of `schemaText`: from the cache folder, else from the package's seed, else none. */
   load(schemaText: string): ValidateFunction | undefined {
-    const path = this.pathOf(schemaText);
-    let code: string;
+    const name = this.nameOf(schemaText);
+    const path = join(this.dir, name);
+    let code: string | undefined;
     try {
       code = readFileSync(path, 'utf8');
+      this.markUsed(path);
     } catch {
-      return undefined;
+      code = this.seed?.code(name);
     }
-    this.markUsed(path);
+    if (code === undefined) return undefined;
     try {
       const module = { exports: {} as { default?: ValidateFunction } };
       new Function('require', 'module', 'exports', code)(require, module, module.exports);
@@ -185,7 +276,7 @@ export class ValidatorCache {
   /** Keeps `validate` (compiled by `ajv`, whose options include `code.source`) for the next run. */
   store(schemaText: string, ajv: Ajv, validate: ValidateFunction): void {
     if (this.failedWrites > 2) return;
-    const path = this.pathOf(schemaText);
+    const path = join(this.dir, this.nameOf(schemaText));
     const partial = `${path}.${process.pid}.partial`;
     try {
       const code = asciiSource(standaloneCode(ajv, validate));

@@ -109,7 +109,9 @@ document and the schema: env \`CONTRACT_GATE_CACHE_DIR\` moves the folder, \`CON
 off. A CI job can keep the folder between jobs (\`actions/cache\`); removing it at any time is safe. The folder is
 kept within 256 MB (\`CONTRACT_GATE_CACHE_MAX_MB\`; a default run of a document of 1,300 schemas
 stores about 13 MB): a run that writes to a folder over the bound removes the entries used least recently, down to
-three quarters of it.
+three quarters of it. The package ships the validators of its profiles' default documents (\`validator-seed/\`, keyed
+the same way): where the folder misses, they are read from there, so a machine's first default run compiles none
+(\`CONTRACT_GATE_SEED_DIR\` names another seed; a checkout of the repository has none).
 
 ## The other commands
 

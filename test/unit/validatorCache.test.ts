@@ -1,12 +1,13 @@
 import { expect, test } from './helpers/test.js';
 import fc from 'fast-check';
-import { readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseContract, SchemaValidators } from '../../src/contracts/index.js';
 import { openRpcMetaValidator, validateOpenRpcDocument } from '../../src/contracts/metaSchema.js';
 import { readFileSync } from 'node:fs';
 import type { Contract } from '../../src/contracts/index.js';
-import { asciiSource, cachedValidator, pruneValidatorCache, validatorCacheDir, validatorCacheLimit } from '../../core/validatorCache.js';
+import { asciiSource, cachedValidator, packValidatorSeed, pruneValidatorCache, validatorCacheDir, validatorCacheLimit, validatorSeedDir } from '../../core/validatorCache.js';
 import { runConfigSchema } from '../../src/config/configSchema.js';
 import { schemaCheckFor } from '../../fuzz/schemaCheck.js';
 import type { JsonSchema } from '../../core/index.js';
@@ -67,6 +68,61 @@ test('where the cache lives: CONTRACT_GATE_CACHE_DIR, else the user cache folder
   expect(validatorCacheDir({ CONTRACT_GATE_CACHE_DIR: '/x/y' })).toBe('/x/y');
   expect(validatorCacheDir({ XDG_CACHE_HOME: '/c' })).toBe(join('/c', 'contract-gate', 'validators'));
   expect(validatorCacheDir({ CONTRACT_GATE_CACHE: 'off', CONTRACT_GATE_CACHE_DIR: '/x/y' })).toBeUndefined();
+});
+
+test('where the seed lives: CONTRACT_GATE_SEED_DIR, else beside the dist/ of an installed package; a checkout has none', () => {
+  expect(validatorSeedDir({ CONTRACT_GATE_SEED_DIR: '/s' })).toBe('/s');
+  const installed = join('/p', 'node_modules', 'contract-gate');
+  expect(validatorSeedDir({}, pathToFileURL(join(installed, 'dist', 'cli', 'bundle', 'chunk-A.js')).href)).toBe(join(installed, 'validator-seed'));
+  expect(validatorSeedDir({}, pathToFileURL(join(installed, 'dist', 'core', 'validatorCache.js')).href)).toBe(join(installed, 'validator-seed'));
+  expect(validatorSeedDir({}, pathToFileURL(join('/repo', 'dist', 'core', 'validatorCache.js')).href)).toBeUndefined();
+  expect(validatorSeedDir({}, pathToFileURL(join('/repo', 'core', 'validatorCache.ts')).href)).toBeUndefined();
+  // This checkout's own runs and tests compile as a machine's first run does.
+  expect(validatorSeedDir({})).toBeUndefined();
+});
+
+test('a seed answers where the cache misses, and what it answers is not written to the cache; a schema it lacks is compiled and kept', () => {
+  const root = scratchDir('contract-gate-vseed');
+  const [filled, seed, empty] = ['filled', 'seed', 'empty'].map((name) => join(root, name)) as [string, string, string];
+  const path = DOCUMENTS[1] as string;
+  const schema = { type: 'object', required: ['session_id'], properties: { session_id: { type: 'string' } } };
+  const valid = { session_id: 's1' };
+  const short = { type: 'string', maxLength: 2 };
+  withCache(filled, () => {
+    const validators = new SchemaValidators(freshContract(path));
+    validators.validator(schema);
+    validators.validator(short);
+  });
+  // The seed holds entries that refuse everything, each with a keyword of its own: a check that reports one read it
+  // from the seed, at its own place in the seed's one file.
+  const entries = readdirSync(filled);
+  expect(entries).toHaveLength(2);
+  for (const entry of entries) {
+    const keyword = readFileSync(join(filled, entry), 'utf8').includes('maxLength') ? 'planted-short' : 'planted';
+    writeFileSync(join(filled, entry), REFUSING_ENTRY.replace('"planted"', JSON.stringify(keyword)));
+  }
+  expect(packValidatorSeed(filled, seed)).toBe(2);
+  mkdirSync(empty);
+  const withSeed = <T>(seedDir: string, work: () => T): T => {
+    process.env['CONTRACT_GATE_SEED_DIR'] = seedDir;
+    try {
+      return withCache(empty, work);
+    } finally {
+      delete process.env['CONTRACT_GATE_SEED_DIR'];
+    }
+  };
+  expect(withSeed(seed, () => new SchemaValidators(freshContract(path)).check(schema, valid)).map((v) => v.keyword)).toEqual(['planted']);
+  expect(withSeed(seed, () => new SchemaValidators(freshContract(path)).check(short, 'ab')).map((v) => v.keyword)).toEqual(['planted-short']);
+  expect(readdirSync(empty), 'nothing written for what the seed holds').toEqual([]);
+  const other = { type: 'integer', minimum: 3 };
+  expect(withSeed(seed, () => new SchemaValidators(freshContract(path)).check(other, 2)).map((v) => v.keyword)).toEqual(['minimum']);
+  expect(readdirSync(empty), 'what the seed lacks is compiled and kept').toHaveLength(1);
+  // A seed that cannot be read is no seed: the schema is compiled.
+  rmSync(empty, { recursive: true });
+  const broken = join(root, 'broken');
+  mkdirSync(broken);
+  writeFileSync(join(broken, 'index.json'), '{ not JSON');
+  expect(withSeed(broken, () => new SchemaValidators(freshContract(path)).check(schema, valid))).toEqual([]);
 });
 
 test('property: a validator loaded from the cache gives the verdict and the errors of one compiled afresh, on third-party and Hermes schemas', () => {
