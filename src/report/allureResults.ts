@@ -88,16 +88,16 @@ export function writeAllureResults(resultsDir: string, cells: readonly AllureCel
   const stems = new Map<string, number>();
   for (const cell of cells) {
     // Two cells of one title (one method name in two documents) get a file each.
-    const title = md5(cell.title);
-    const seen = stems.get(title) ?? 0;
-    stems.set(title, seen + 1);
-    for (const name of writeAllureResult(resultsDir, cell, parameters, seen === 0 ? title : `${title}-${seen + 1}`)) written.add(name);
+    const id = md5(cell.title);
+    const seen = stems.get(id) ?? 0;
+    stems.set(id, seen + 1);
+    for (const name of writeAllureResult(resultsDir, cell, parameters, id, seen === 0 ? id : `${id}-${seen + 1}`)) written.add(name);
   }
   for (const entry of readdirSync(resultsDir)) if (!written.has(entry)) rmSync(join(resultsDir, entry), { recursive: true, force: true });
 }
 
-/** Writes one cell's result and attachments as `<stem>-…`; returns the names of the files written. */
-function writeAllureResult(resultsDir: string, cell: AllureCell, parameters: ReadonlyArray<{ name: string; value: string }>, stem: string): string[] {
+/** Writes one cell's result and attachments as `<stem>-…`; `id` is its title's digest. Returns the names of the files written. */
+function writeAllureResult(resultsDir: string, cell: AllureCell, parameters: ReadonlyArray<{ name: string; value: string }>, id: string, stem: string): string[] {
   const files: string[] = [];
   const attachments: Array<{ name: string; source: string; type: string }> = [];
   const attach = (path: string, name: string, type: string, extension: string): void => {
@@ -113,7 +113,6 @@ function writeAllureResult(resultsDir: string, cell: AllureCell, parameters: Rea
     attach(path, name, CONTENT_TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream', extname(name));
   }
   const message = cell.message ?? cell.detail;
-  const id = md5(cell.title);
   const result = {
     uuid: randomUUID(),
     name: cell.title,
