@@ -36,7 +36,7 @@ export default defineConfig({
     ['./reporters/progress.js'],
     ['./reporters/conformanceMatrix.js', { outputDir: reportDir }],
     ['junit', { outputFile: join(reportDir, 'junit.xml') }],
-    ['allure-playwright', { resultsDir: join(reportDir, 'allure-results'), detail: false }],
+    ['./reporters/allureResults.js', { resultsDir: join(reportDir, 'allure-results'), detail: false }],
     ...(runConfig.shard ? ([['blob', { outputDir: join(reportDir, 'blob') }]] as const) : []),
   ],
   use: { trace: 'off' },

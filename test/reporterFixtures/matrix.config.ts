@@ -5,14 +5,14 @@ import { registerTypescriptHooks } from '../typescriptHooks.mjs';
 registerTypescriptHooks();
 
 // Runs the tiny specs of this folder through the conformance-matrix reporter (for the reporter's own tests).
-// FIXTURE_BLOB_DIR adds a blob report, as a sharded CI run would; FIXTURE_ALLURE_DIR adds allure-playwright.
+// FIXTURE_BLOB_DIR adds a blob report, as a sharded CI run would; FIXTURE_ALLURE_DIR adds allure-playwright (through the runner's own reporters/allureResults.ts).
 const blobDir = process.env['FIXTURE_BLOB_DIR'];
 const allureDir = process.env['FIXTURE_ALLURE_DIR'];
 // FIXTURE_REPORT_DIR overrides the matrix folder (to show what happens when it cannot be written).
 const reportDir = process.env['FIXTURE_REPORT_DIR'];
 const reporter: ReporterDescription[] = [['../../reporters/conformanceMatrix.ts', reportDir ? { outputDir: reportDir } : {}]];
 if (blobDir) reporter.push(['blob', { outputDir: blobDir }]);
-if (allureDir) reporter.push(['allure-playwright', { resultsDir: allureDir }]);
+if (allureDir) reporter.push(['../../reporters/allureResults.ts', { resultsDir: allureDir }]);
 if (process.env['FIXTURE_PROGRESS']) reporter.push(['../../reporters/progress.ts']);
 
 export default defineConfig({
