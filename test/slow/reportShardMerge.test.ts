@@ -50,7 +50,21 @@ test('two shards merged give the matrix of one unsharded run', async () => {
   expect(readFileSync(join(dir, 'merged', 'transcripts', 'session.close.jsonl'), 'utf8')).toBe('{"dir":"out","frame":{}}\n');
   expect(readdirSync(join(dir, 'merged', 'transcripts')), 'an earlier merge\'s transcripts').toEqual(['session.close.jsonl']);
   const allure = (folder: string) => readdirSync(folder).filter((name) => name.endsWith('-result.json')).length;
-  expect(allure(join(dir, 'merged', 'allure-results'))).toBe(allure(join(dir, 'blob-1', 'allure-results')) + allure(join(dir, 'blob-2', 'allure-results')));
+  const pooled = allure(join(dir, 'blob-1', 'allure-results')) + allure(join(dir, 'blob-2', 'allure-results'));
+  expect(allure(join(dir, 'merged', 'allure-results'))).toBe(pooled);
+
+  // Merged into the first shard's own folder: its files are the merge's sources, so they stay, whole, beside the
+  // second shard's.
+  const own = (name: string) => readFileSync(join(dir, 'blob-1', name), 'utf8');
+  const linkedOfFirst = parts[0]?.cells.flatMap((cell) => (cell.transcript ? [cell.transcript] : [])) ?? [];
+  const before = new Map(linkedOfFirst.map((path) => [path, own(path)]));
+  expect(before.size, 'the first shard links transcripts').toBeGreaterThan(0);
+  const intoShard = await mergeShards([join(dir, 'blob-1'), join(dir, 'blob-2')], join(dir, 'blob-1'), { testDir: FIXTURE_DIR, githubSummary: false });
+  expect(intoShard.exitCode).toBe(1);
+  expect(untimedCells(readMatrix(join(dir, 'blob-1')).cells)).toEqual(CELLS_SPEC_MATRIX.cells);
+  expect(allure(join(dir, 'blob-1', 'allure-results'))).toBe(pooled);
+  for (const name of readdirSync(join(dir, 'blob-1', 'allure-results'))) expect(readFileSync(join(dir, 'blob-1', 'allure-results', name), 'utf8'), name).not.toBe('');
+  for (const [path, content] of before) expect(own(path), path).toBe(content);
 });
 
 test('merge refuses to start without blobs or with shards of different runs', async () => {
