@@ -30,6 +30,11 @@ export async function startJaysonServer(): Promise<ForeignServer> {
   await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
   // jayson types its option with its own copy of ws; the server it is given is ours.
   server.websocket({ wss } as unknown as Parameters<typeof server.websocket>[0]);
+  return servedOn(wss);
+}
+
+/** A listening `ws` server as a foreign server: its URL, and a close that drops its clients first. */
+export function servedOn(wss: WebSocketServer): ForeignServer {
   const { port } = wss.address() as AddressInfo;
   return {
     url: `ws://127.0.0.1:${port}/`,

@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import type { Matrix } from '../../src/report/matrixTypes.js';
 import { FOREIGN_DIR, startChildServer } from '../foreignServers/childServer.js';
 import { startJaysonServer, type ForeignServer } from '../foreignServers/jaysonServer.js';
+import { startJsonRpc2Server } from '../foreignServers/jsonRpc2Server.js';
 import { startRpcWebsocketsServer } from '../foreignServers/rpcWebsocketsServer.js';
 import { runCli } from './helpers/cliRunner.js';
 import { scratchDir } from './helpers/scratchDir.js';
 
 // contract-gate pointed at JSON-RPC-over-WebSocket servers built on third-party npm libraries: jayson's WebSocket
-// server and rpc-websockets' Server serve the same small application against a hand-written OpenRPC document
+// server, rpc-websockets' Server and json-rpc-2.0's JSONRPCServer (on a ws server) serve the same small application against a hand-written OpenRPC document
 // (test/foreignServers/calculator.openrpc.json; the application validates its own params and raises the errors
 // its contract declares), and @open-rpc/server-js serves the petstore example in mock mode against its own real
 // document. Every failing cell below is a defect of the library, and each says which.
@@ -41,6 +42,16 @@ const CASES: ForeignCase[] = [
       // rpc-websockets tests `if (!message.id)` to tell notifications from requests, so requests whose id is ""
       // or 0 (both valid JSON-RPC ids) are treated as notifications and never answered.
       '(connection) × envelope.id-types': 'requests with id "" or 0 get no answer',
+    },
+  },
+  {
+    name: 'json-rpc-2.0 (JSONRPCServer)',
+    start: startJsonRpc2Server,
+    failing: {
+      // receiveJSON answers the frame `null`, which is valid JSON but not a request object, with -32700 Parse error
+      // instead of -32600 (JSON-RPC 2.0 §5); and a request whose method is not a string (7, null) with -32601 Method
+      // not found instead of -32600 Invalid Request (§4: method is a String).
+      '(connection) × envelope.invalid-request': 'null answered -32700; a method that is not a string answered -32601',
     },
   },
 ];
