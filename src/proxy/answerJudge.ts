@@ -47,7 +47,9 @@ export function exchangeOf(conn: string, request: ObservedRequest, at: number, c
  */
 export function judgeAnswer(context: JudgeContext, conn: string, state: WatchedConnection, entry: WatchedRequest, exchange: Exchange, at: number, frame: string): FrameFinding[] {
   const { request, shape, clientShape } = entry;
-  const { profile, server, client } = context.options;
+  const { server, client } = context.options;
+  // As `run` judges a method: the errors it declares are its domain errors, whatever their range.
+  const profile = context.profileFor(request.method);
   const { tally } = context;
   const base = { conn, subject: request.method, kind: 'answer' as const, at, frame, request, ...(exchange.responseText !== undefined ? { answer: exchange.responseText } : {}) };
   if (shape.kind === 'undeclared') return judgeUndeclared(context, base, exchange, clientShape);

@@ -1,5 +1,6 @@
 import { JSON_RPC_DIALECT, type WireDialect } from '../../core/wireDialect.js';
 import { isJsonObject, matchRpcIds, type RpcId } from '../../core/index.js';
+import { withDeclaredErrors, type CodeProfile } from '../checks/codeProfile.js';
 import { SchemaValidators } from '../contracts/schemaValidators.js';
 import { exchangeOf, judgeAnswer, judgeSecondAnswer, judgeServerRequestAnswer } from './answerJudge.js';
 import { judgeEvent, judgeServerRequest } from './eventJudge.js';
@@ -28,6 +29,7 @@ export class FrameStreamJudge implements JudgeContext {
   readonly validators: SchemaValidators;
   readonly dialect: WireDialect;
   private readonly connections = new Map<string, WatchedConnection>();
+  private readonly methodProfiles = new Map<string, CodeProfile>();
   private readonly clientValidators: SchemaValidators | undefined;
   private readonly maxJudgedChars: number;
 
@@ -48,6 +50,15 @@ export class FrameStreamJudge implements JudgeContext {
 
   isWireMethod(method: string): boolean {
     return this.options.inlineMethods?.includes(method) ?? false;
+  }
+
+  profileFor(method: string): CodeProfile {
+    let profile = this.methodProfiles.get(method);
+    if (!profile) {
+      profile = withDeclaredErrors(this.options.profile, this.options.server.method(method)?.errors ?? []);
+      this.methodProfiles.set(method, profile);
+    }
+    return profile;
   }
 
   /**

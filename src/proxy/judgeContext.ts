@@ -39,6 +39,8 @@ export interface JudgeContext {
   readonly skew: Map<string, SkewObservation>;
   /** A method the gateway answers inline, before dispatch and without its contract. */
   isWireMethod(method: string): boolean;
+  /** The profile as `method` sees it: the codes the server contract declares in its `errors` are domain errors. */
+  profileFor(method: string): CodeProfile;
 }
 
 export const SESSION_EVENTS_SUBJECT = '(session events)';

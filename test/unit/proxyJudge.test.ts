@@ -1,10 +1,11 @@
 import { expect, test } from './helpers/test.js';
-import { HERMES_CODES } from './helpers/profiles.js';
+import { HERMES_CODES, JSON_RPC_CODES } from './helpers/profiles.js';
 import { HERMES_DIALECT } from '../../profiles/hermes/dialect.js';
 import { SESSION_LIFECYCLE_CONTRACT, SESSION_LIFECYCLE_PRE_CWD_EXPLICIT } from '../../profiles/hermes/paths.js';
 import { loadContractSync } from '../../src/contracts/index.js';
 import { FrameStreamJudge, requestShape, skewSummary, type FrameFinding } from '../../src/proxy/index.js';
 import { SchemaValidators } from '../../src/contracts/index.js';
+import { FOREIGN_DIR } from '../foreignServers/childServer.js';
 
 // The frame judge alone, fed frames as text: no socket, no gateway. Each case is a conversation that must give
 // exactly the findings listed, under the catalogue's check ids.
@@ -79,6 +80,22 @@ test('with --client-contract: a key its own contract lacks is a client defect, n
   const lines = skewSummary(judge.skew.values(), OLDER, CURRENT);
   expect(lines).toHaveLength(1);
   expect(lines[0]).toContain('session.create.cwd_explicit');
+});
+
+test("a valid request answered with an error its method declares (through $ref too) is a domain error, as run judges it", () => {
+  // calc.divide declares -32000 (division by zero) through #/components/errors; -32001 it does not declare.
+  const judge = new FrameStreamJudge({ server: loadContractSync(`${FOREIGN_DIR}/calculator.openrpc.json`), profile: JSON_RPC_CODES });
+  judge.open('c1');
+  const frames: Array<[ 'client' | 'server', unknown ]> = [
+    ['client', request(1, 'calc.divide', { dividend: 1, divisor: 0 })],
+    ['server', { jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'division by zero' } }],
+    ['client', request(2, 'calc.divide', { dividend: 1, divisor: 3 })],
+    ['server', { jsonrpc: '2.0', id: 2, error: { code: -32001, message: 'busy' } }],
+    ['client', request(3, 'calc.add', { a: 1, b: 0 })],
+    ['server', { jsonrpc: '2.0', id: 3, error: { code: -32000, message: 'division by zero' } }],
+  ];
+  const findings = frames.flatMap(([side, frame], at) => judge.frame('c1', side, JSON.stringify(frame), at));
+  expect(findings.map((f) => `${f.subject} × ${f.check} @ ${f.request?.id}`)).toEqual(['calc.divide × params.valid-accepted @ 2', 'calc.add × params.valid-accepted @ 3']);
 });
 
 test('an unknown key the gateway silently accepts is params.unknown-key-rejected, not skew', () => {
