@@ -21,8 +21,21 @@ const ENVELOPE_PATHS: Record<EnvelopeCheckId, string> = {
 
 const ENVELOPE_JUDGES = Object.entries(ENVELOPE_CHECKS) as Array<[EnvelopeCheckId, (e: Exchange) => Violation[]]>;
 
-function envelopeFindings(context: JudgeContext, base: FindingBase, exchange: Exchange): FrameFinding[] {
-  return ENVELOPE_JUDGES.flatMap(([check, judge]) => context.tally.apply(base, check, judge(exchange), ENVELOPE_PATHS[check]));
+/** `wellFormed`: whether the request was a Request object (JSON-RPC 2.0 §4); an Invalid Request may be answered with id null. */
+function envelopeFindings(context: JudgeContext, base: FindingBase, exchange: Exchange, wellFormed: boolean): FrameFinding[] {
+  return ENVELOPE_JUDGES.flatMap(([check, judge]) => {
+    const violations = check === 'envelope.id-echo' && !wellFormed && answeredInvalidRequest(exchange) ? [] : judge(exchange);
+    return context.tally.apply(base, check, violations, ENVELOPE_PATHS[check]);
+  });
+}
+
+/**
+ * An Invalid Request answer with id null: §5 gives null for the id of a request the server found invalid, and `run`
+ * accepts that answer to its own such frames (`envelope.invalid-request`, `envelope.error-hygiene`).
+ */
+function answeredInvalidRequest(exchange: Exchange): boolean {
+  const error = exchange.response?.['error'];
+  return exchange.response?.['id'] === null && isJsonObject(error) && error['code'] === -32600;
 }
 
 function resultFindings(context: JudgeContext, base: FindingBase, exchange: Exchange, schema: JsonSchema): FrameFinding[] {
@@ -53,7 +66,7 @@ export function judgeAnswer(context: JudgeContext, conn: string, state: WatchedC
   const { tally } = context;
   const base = { conn, subject: request.method, kind: 'answer' as const, at, frame, request, ...(exchange.responseText !== undefined ? { answer: exchange.responseText } : {}) };
   if (shape.kind === 'undeclared') return judgeUndeclared(context, base, exchange, clientShape);
-  const findings: FrameFinding[] = exchange.response ? envelopeFindings(context, base, exchange) : [];
+  const findings: FrameFinding[] = exchange.response ? envelopeFindings(context, base, exchange, request.wellFormed) : [];
   const outcome = outcomeOf(exchange);
   if (outcome.kind === 'result') {
     context.reached.add(request.method);
@@ -151,7 +164,7 @@ export function judgeServerRequestAnswer(context: JudgeContext, conn: string, as
     correlation,
   };
   const base = { conn, subject: asked.method, kind: 'server-request-answer' as const, at, frame: text };
-  const findings = envelopeFindings(context, base, exchange);
+  const findings = envelopeFindings(context, base, exchange, true);
   const resultSchema = asked.declared?.resultSchema;
   if (resultSchema && outcomeOf(exchange).kind === 'result') findings.push(...resultFindings(context, base, exchange, resultSchema));
   return findings;

@@ -15,6 +15,8 @@ export interface ObservedRequest {
   text: string;
   /** Milliseconds on the judge's clock. */
   at: number;
+  /** A Request object as JSON-RPC 2.0 §4 defines one: jsonrpc "2.0", an id of a JSON-RPC type, params structured or absent. */
+  wellFormed: boolean;
 }
 
 /** One broken rule seen on the wire, as data; the judge returns these, it never prints or writes. */

@@ -97,7 +97,7 @@ export class FrameStreamJudge implements JudgeContext {
         this.unjudged.clientNotifications++;
         return [];
       }
-      const request: ObservedRequest = { id: frame['id'] as RpcId, method, params: frame['params'], text, at };
+      const request: ObservedRequest = { id: frame['id'] as RpcId, method, params: frame['params'], text, at, wellFormed: isRequestObject(frame) };
       const shape = this.isWireMethod(method) ? ({ kind: 'valid' } as const) : requestShape(this.options.server.method(method), request.params, this.validators);
       const clientShape = this.options.client && this.clientValidators ? requestShape(this.options.client.method(method), request.params, this.clientValidators) : undefined;
       const params = request.params;
@@ -132,4 +132,11 @@ export class FrameStreamJudge implements JudgeContext {
     exchange.responseText = text;
     return judgeAnswer(this, conn, state, taken.entry, exchange, at, text);
   }
+}
+
+/** The members JSON-RPC 2.0 §4 asks of a Request object with a string method: what a server may refuse as an Invalid Request otherwise. */
+function isRequestObject(frame: Record<string, unknown>): boolean {
+  const { id, params } = frame;
+  const idOfItsType = id === null || typeof id === 'string' || typeof id === 'number';
+  return frame['jsonrpc'] === '2.0' && idOfItsType && (params === undefined || (typeof params === 'object' && params !== null));
 }

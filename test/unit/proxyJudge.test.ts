@@ -98,6 +98,29 @@ test("a valid request answered with an error its method declares (through $ref t
   expect(findings.map((f) => `${f.subject} × ${f.check} @ ${f.request?.id}`)).toEqual(['calc.divide × params.valid-accepted @ 2', 'calc.add × params.valid-accepted @ 3']);
 });
 
+test('a request that is not a Request object may be answered as an Invalid Request with id null; any other request keeps its id', () => {
+  const judge = new FrameStreamJudge({ server: loadContractSync(`${FOREIGN_DIR}/calculator.openrpc.json`), profile: JSON_RPC_CODES });
+  judge.open('c1');
+  const invalid = { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid request' } };
+  const frames: Array<['client' | 'server', unknown]> = [
+    ['client', request('a', 'calc.add', 'params that are neither an object nor an array')],
+    ['server', invalid],
+    ['client', request('b', 'calc.add', 7)],
+    ['server', { ...invalid, error: { code: -32700, message: 'Parse error' } }],
+    ['client', request('c', 'calc.add', { a: 1, b: 2 })],
+    ['server', invalid],
+    ['client', { jsonrpc: '1.0', id: 'd', method: 'calc.add', params: { a: 1, b: 2 } }],
+    ['server', invalid],
+    ['client', { id: 'e', method: 'calc.add' }],
+    ['server', invalid],
+    ['client', request({ e: 1 }, 'calc.add', { a: 1, b: 2 })],
+    ['server', invalid],
+  ];
+  const findings = frames.flatMap(([side, frame], at) => judge.frame('c1', side, JSON.stringify(frame), at));
+  // b: a parse error is not the answer to a request that was JSON; c: a Request object keeps its id.
+  expect(findings.filter((f) => f.check === 'envelope.id-echo').map((f) => f.request?.id)).toEqual(['b', 'c']);
+});
+
 test('an unknown key the gateway silently accepts is params.unknown-key-rejected, not skew', () => {
   const { findings } = converse([
     ['client', request('a', 'session.create', { cwd: '/x', cwd_explicit: true })],
