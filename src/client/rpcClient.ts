@@ -5,13 +5,13 @@ import type { Redactor } from './redact.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type RpcClientOptions } from './rpcClientOptions.js';
 import type { CallOptions, CloseInfo, RpcProtocol } from './rpcProtocol.js';
 import type { ServerRequestRecord } from './serverRequests.js';
-import { isStdioTarget } from './targetUrl.js';
+import { targetKind } from './targetUrl.js';
 import type { Transcript } from './transcript.js';
 
 export { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_READY_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, MAX_TRANSCRIBED_EVENTS, type RpcClientOptions } from './rpcClientOptions.js';
 export type { CloseInfo } from './rpcProtocol.js';
 
-/** A JSON-RPC client over a WebSocket or a child's stdio that records everything and never lets a hostile target hang a test. */
+/** A JSON-RPC client over a WebSocket, HTTP or a child's stdio that records everything and never lets a hostile target hang a test. */
 export class RpcClient {
   /** The dialect's first event, when the target sent one first. */
   ready: WireEvent | undefined;
@@ -23,9 +23,9 @@ export class RpcClient {
     this.ready = ready;
   }
 
-  /** Opens a WebSocket (`ws(s)://`; an `http(s)://` URL is upgraded too) or spawns a `stdio:` command line. */
+  /** Connects over the transport the URL's scheme names: a WebSocket (`ws(s)://`), HTTP (`http(s)://`, one POST per request) or a spawned `stdio:` command line. */
   static async connect(options: RpcClientOptions): Promise<RpcClient> {
-    const opened = await openConnection({ ...options, target: options.url, kind: isStdioTarget(options.url) ? 'stdio' : 'ws' });
+    const opened = await openConnection({ ...options, target: options.url, kind: targetKind(options.url) });
     return RpcClient.over(opened.protocol, opened.ready);
   }
 
@@ -112,6 +112,11 @@ export class RpcClient {
   }
 
   waitForEvent(filter: EventFilter, timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS): Promise<WireEvent> {
+    // Over HTTP nothing arrives unasked: a wait could only end in its timeout, so it ends now, saying why.
+    if (this.protocol.transport.kind === 'http') {
+      const what = [filter.type ?? 'event', filter.sessionId ? `for session ${filter.sessionId}` : ''].filter(Boolean).join(' ');
+      return Promise.reject(new HarnessError('EVENT_TIMEOUT', `no ${what} can arrive: an HTTP target sends no events (one POST per request, its body the answer)`));
+    }
     return this.events.waitFor(filter, timeoutMs);
   }
 

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Matrix } from '../../src/report/matrixTypes.js';
 import { FOREIGN_DIR, startChildServer } from '../foreignServers/childServer.js';
-import { startJaysonServer, type ForeignServer } from '../foreignServers/jaysonServer.js';
+import { startJaysonHttpServer, startJaysonServer, type ForeignServer } from '../foreignServers/jaysonServer.js';
 import { startJsonRpc2Server } from '../foreignServers/jsonRpc2Server.js';
 import { startRpcWebsocketsServer } from '../foreignServers/rpcWebsocketsServer.js';
 import { runCli } from './helpers/cliRunner.js';
@@ -32,6 +32,16 @@ const CASES: ForeignCase[] = [
     failing: {
       // A JSON string frame ("gateway") is valid JSON but not a request object: JSON-RPC 2.0 §5 asks for -32600
       // Invalid Request; jayson answers -32700 Parse error, which tells a client its frame was not JSON at all.
+      '(connection) × envelope.invalid-request': '"gateway" (a JSON string) answered -32700 instead of -32600',
+    },
+  },
+  {
+    name: 'jayson (HTTP server)',
+    start: startJaysonHttpServer,
+    failing: {
+      // Over HTTP, a body that is not JSON gets a plain-text 400 ("SyntaxError: …"), not a -32700 answer; and the
+      // JSON string "gateway" -32700 as over WebSocket.
+      '(connection) × envelope.parse-error': 'a body that is not JSON answered with a plain-text 400',
       '(connection) × envelope.invalid-request': '"gateway" (a JSON string) answered -32700 instead of -32600',
     },
   },

@@ -1,0 +1,48 @@
+import { expect, test } from './helpers/test.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startGateway } from '../../gateway/index.js';
+import { REPO, runCli } from './helpers/cliRunner.js';
+import { scratchDir } from './helpers/scratchDir.js';
+
+// `--target http(s)://…`: every request is a POST whose body is its answer, so nothing arrives unasked. The checks of
+// a request and its answer run over it; what needs events (a live session announced by session.info, the scenarios)
+// is n/a at once, saying why, instead of waiting out a timeout per attempt.
+test.describe.configure({ mode: 'parallel', timeout: 120_000 });
+
+const SLICE = join(REPO, 'profiles/hermes/contracts/session-lifecycle.openrpc.json');
+const GREP = '@method:spawn_tree\\.load(?=\\s|$)|@method:session\\.status(?=\\s|$)|@method:\\(connection\\)|@method:topology';
+
+function cells(reportDir: string): Record<string, string> {
+  const matrix = JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')) as { cells: Array<{ method: string; check: string; status: string; detail: string }> };
+  return Object.fromEntries(matrix.cells.map((c) => [`${c.method} × ${c.check}`, c.status === 'n/a' ? `n/a: ${c.detail}` : c.status]));
+}
+
+test("the gateway's HTTP endpoint passes the connection checks and a method's checks over POSTs; what needs events is n/a at once", async () => {
+  const gateway = await startGateway({ contractPaths: [SLICE] });
+  const reportDir = scratchDir('contract-gate-http');
+  try {
+    const run = await runCli(['run', '--target', gateway.httpUrl, '--contract', SLICE, '--grep', GREP, '--seed', '4', '--runs', '10', '--report-dir', reportDir]);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const got = cells(reportDir);
+    for (const check of ['parse-error', 'unknown-method', 'invalid-request', 'id-types', 'batch', 'error-hygiene', 'oversized-frame']) expect(got[`(connection) × envelope.${check}`], check).toBe('pass');
+    expect(got['spawn_tree.load × params.valid-accepted']).toBe('pass');
+    expect(got['spawn_tree.load × result.schema']).toBe('pass');
+    expect(got['session.status × params.valid-accepted']).toMatch(/^n\/a: .*an HTTP target sends no events/);
+    expect(got['topology × scenario.topology-local']).toBe('n/a: the scenario needs events over a WebSocket; the target is an HTTP endpoint');
+  } finally {
+    await gateway.close();
+  }
+});
+
+test('a faulty gateway judged over HTTP fails the check its fault breaks, and no other', async () => {
+  const gateway = await startGateway({ contractPaths: [SLICE], faults: ['envelope.parse-error-as-invalid-request'] });
+  const reportDir = scratchDir('contract-gate-http');
+  try {
+    const run = await runCli(['run', '--target', gateway.httpUrl, '--contract', SLICE, '--grep', '@method:\\(connection\\)', '--seed', '4', '--report-dir', reportDir]);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(Object.entries(cells(reportDir)).filter(([, status]) => status === 'fail').map(([cell]) => cell)).toEqual(['(connection) × envelope.parse-error']);
+  } finally {
+    await gateway.close();
+  }
+});
