@@ -1,7 +1,7 @@
 import { type JsonSchema } from '../../core/index.js';
 import type { Contract, ContractMethod } from '../contracts/index.js';
 import { compareSchemas, type CompareContext } from './compareSchemas.js';
-import { findingOf, versionLabel, type Frame } from './skewMessages.js';
+import { findingOf, sideLabel, type Frame } from './skewMessages.js';
 import type { SkewDirection, SkewFinding, SkewKind, SkewOptions, SkewReport, SkewSeverity, SkewSide } from './skewTypes.js';
 
 /**
@@ -45,7 +45,7 @@ function analyse(client: Contract, server: Contract, options: SkewOptions): Skew
     const served = server.method(method.name);
     if (served === undefined) {
       findings.push(
-        methodFinding(method.name, 'method-missing', 'breaking', `clients on ${label(client)} call "${method.name}"; servers on ${label(server)} do not declare it, so they answer -32601 (unknown method) — upgrade the server first, or stop calling it for that version`),
+        methodFinding(method.name, 'method-missing', 'breaking', `clients on ${label(client, server)} call "${method.name}"; servers on ${label(server, client)} do not declare it, so they answer -32601 (unknown method) — upgrade the server first, or stop calling it for that version`),
       );
       continue;
     }
@@ -54,7 +54,7 @@ function analyse(client: Contract, server: Contract, options: SkewOptions): Skew
   }
   for (const method of serverMethods) {
     if (client.method(method.name) === undefined) {
-      findings.push(methodFinding(method.name, 'method-added', 'info', `servers on ${label(server)} offer "${method.name}", which clients on ${label(client)} do not call`));
+      findings.push(methodFinding(method.name, 'method-added', 'info', `servers on ${label(server, client)} offer "${method.name}", which clients on ${label(client, server)} do not call`));
     }
   }
   findings.push(...compareEvents(client, server));
@@ -66,8 +66,8 @@ export function sideOf(contract: Contract): SkewSide {
   return { title: contract.title, version: contract.version, path: contract.origin };
 }
 
-function label(contract: Contract): string {
-  return versionLabel(contract.version);
+function label(contract: Contract, other: Contract): string {
+  return sideLabel(sideOf(contract), sideOf(other));
 }
 
 function uniqueByName<T extends { name: string }>(items: readonly T[]): T[] {
@@ -90,7 +90,7 @@ function unknownKeyAnswer(method: string, options: SkewOptions): Frame['unknownK
 }
 
 function frameOf(method: string, direction: Frame['direction'], client: Contract, server: Contract, options: SkewOptions): Frame {
-  return { method, direction, clientVersion: client.version, serverVersion: server.version, unknownKeyAnswer: unknownKeyAnswer(method, options) };
+  return { method, direction, clientLabel: label(client, server), serverLabel: label(server, client), unknownKeyAnswer: unknownKeyAnswer(method, options) };
 }
 
 function positional(method: ContractMethod): boolean {
@@ -118,7 +118,7 @@ function compareParams(method: ContractMethod, served: ContractMethod, client: C
     if (clientPositional === serverPositional || emptyOther) return comparePositions(method, served, frame, context);
     const shape = (m: ContractMethod): string => (positional(m) ? 'an array (by-position)' : 'an object');
     return [
-      methodFinding(method.name, 'param-structure-changed', 'breaking', `clients on ${label(client)} send params as ${shape(method)}; servers on ${label(server)} expect ${shape(served)}, so every call is answered with -32602 (invalid params)`, 'request'),
+      methodFinding(method.name, 'param-structure-changed', 'breaking', `clients on ${label(client, server)} send params as ${shape(method)}; servers on ${label(server, client)} expect ${shape(served)}, so every call is answered with -32602 (invalid params)`, 'request'),
     ];
   }
   const producer = objectSchemaOf(method, 'client', options, byNameRoots);
@@ -131,8 +131,8 @@ function compareParams(method: ContractMethod, served: ContractMethod, client: C
 /** Standard by-position params: descriptor i of the client against descriptor i of the server. */
 function comparePositions(method: ContractMethod, served: ContractMethod, frame: Frame, context: CompareContext): SkewFinding[] {
   const findings: SkewFinding[] = [];
-  const clients = `clients on ${versionLabel(frame.clientVersion)}`;
-  const servers = `servers on ${versionLabel(frame.serverVersion)}`;
+  const clients = `clients on ${frame.clientLabel}`;
+  const servers = `servers on ${frame.serverLabel}`;
   const count = Math.max(method.descriptors.length, served.descriptors.length);
   for (let index = 0; index < count; index++) {
     const [sent, taken] = [method.descriptors[index], served.descriptors[index]];
@@ -169,7 +169,7 @@ function compareEvents(client: Contract, server: Contract): SkewFinding[] {
   for (const emitted of uniqueByName(server.events)) {
     const declared = client.event(emitted.name);
     if (declared === undefined) {
-      findings.push(methodFinding(emitted.name, 'event-undeclared-by-client', 'warning', `servers on ${label(server)} emit "${emitted.name}", which clients on ${label(client)} do not declare; a client that rejects unknown events fails on it, a tolerant one drops it`, 'event'));
+      findings.push(methodFinding(emitted.name, 'event-undeclared-by-client', 'warning', `servers on ${label(server, client)} emit "${emitted.name}", which clients on ${label(client, server)} do not declare; a client that rejects unknown events fails on it, a tolerant one drops it`, 'event'));
       continue;
     }
     if (emitted.payloadSchema === undefined || declared.payloadSchema === undefined) continue;
@@ -181,7 +181,7 @@ function compareEvents(client: Contract, server: Contract): SkewFinding[] {
   }
   for (const declared of uniqueByName(client.events)) {
     if (server.event(declared.name) === undefined) {
-      findings.push(methodFinding(declared.name, 'event-not-emitted', 'info', `clients on ${label(client)} declare "${declared.name}"; servers on ${label(server)} never emit it`, 'event'));
+      findings.push(methodFinding(declared.name, 'event-not-emitted', 'info', `clients on ${label(client, server)} declare "${declared.name}"; servers on ${label(server, client)} never emit it`, 'event'));
     }
   }
   return findings;

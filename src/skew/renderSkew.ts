@@ -1,4 +1,4 @@
-import { versionLabel } from './skewMessages.js';
+import { sideLabel, versionLabel } from './skewMessages.js';
 import type { SkewCounts, SkewFinding, SkewFormat, SkewReport, SkewSide } from './skewTypes.js';
 
 export function countFindings(findings: readonly SkewFinding[]): SkewCounts {
@@ -33,8 +33,8 @@ function renderText(report: SkewReport): string {
   const counts = countFindings(report.findings);
   lines.push(
     report.breaking
-      ? `verdict: BREAKING — clients on ${versionLabel(report.client.version)} cannot work with servers on ${versionLabel(report.server.version)} (${countsText(counts)})`
-      : `verdict: compatible — nothing breaking for clients on ${versionLabel(report.client.version)} against servers on ${versionLabel(report.server.version)} (${countsText(counts)})`,
+      ? `verdict: BREAKING — clients on ${sideLabel(report.client, report.server)} cannot work with servers on ${sideLabel(report.server, report.client)} (${countsText(counts)})`
+      : `verdict: compatible — nothing breaking for clients on ${sideLabel(report.client, report.server)} against servers on ${sideLabel(report.server, report.client)} (${countsText(counts)})`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -1,12 +1,13 @@
 import type { Issue } from './compareSchemas.js';
-import type { SkewDirection, SkewFinding, SkewKind, SkewSeverity } from './skewTypes.js';
+import type { SkewDirection, SkewFinding, SkewKind, SkewSeverity, SkewSide } from './skewTypes.js';
 
 /** Everything a message needs to know about where an {@link Issue} was found. */
 export interface Frame {
   method: string;
   direction: Exclude<SkewDirection, 'method'>;
-  clientVersion: string;
-  serverVersion: string;
+  /** How messages name each side ("v2", or with its title where both sides carry one version). */
+  clientLabel: string;
+  serverLabel: string;
   /** How the server answers an unknown key at a dotted path, when its family has its own wording. */
   unknownKeyAnswer: ((path: string) => string) | undefined;
 }
@@ -14,6 +15,17 @@ export interface Frame {
 /** `2` → `v2`; a version that does not start with a digit is kept as written. */
 export function versionLabel(version: string): string {
   return /^\d/.test(version) ? `v${version}` : version;
+}
+
+/**
+ * How messages name a side: its version, as "clients on v2" say it; where both sides carry the same version, its
+ * title too, and where the titles are the same as well, its file name.
+ */
+export function sideLabel(side: SkewSide, other: SkewSide): string {
+  const version = versionLabel(side.version);
+  if (version !== versionLabel(other.version)) return version;
+  if (side.title !== other.title) return `${side.title} ${version}`;
+  return `${version} (${side.path.split(/[\\/]/).pop() ?? side.path})`;
 }
 
 export function loc(path: readonly string[]): string {
@@ -43,8 +55,8 @@ function where(path: readonly string[]): string {
 type Phrase = { kind: SkewKind; severity: SkewSeverity; message: string } | undefined;
 
 function requestPhrase(issue: Issue, frame: Frame): Phrase {
-  const clients = `clients on ${versionLabel(frame.clientVersion)}`;
-  const servers = `servers on ${versionLabel(frame.serverVersion)}`;
+  const clients = `clients on ${frame.clientLabel}`;
+  const servers = `servers on ${frame.serverLabel}`;
   const model = (name: string | undefined, path: readonly string[]): string =>
     name ? `the server model ${name}` : path.length > 0 ? `the server's object at "${loc(path)}"` : "the server's params object";
   switch (issue.issue) {
@@ -116,8 +128,8 @@ function requestPhrase(issue: Issue, frame: Frame): Phrase {
 function producedPhrase(issue: Issue, frame: Frame): Phrase {
   const prefix = frame.direction === 'event' ? 'event' : 'result';
   const what = frame.direction === 'event' ? `the "${frame.method}" payload` : 'the result';
-  const clients = `clients on ${versionLabel(frame.clientVersion)}`;
-  const servers = `servers on ${versionLabel(frame.serverVersion)}`;
+  const clients = `clients on ${frame.clientLabel}`;
+  const servers = `servers on ${frame.serverLabel}`;
   const model = (name: string | undefined, path: readonly string[]): string =>
     name ? `the client model ${name}` : `the client's object at "${loc(path)}"`;
   switch (issue.issue) {

@@ -1,6 +1,7 @@
 import { expect, test } from './helpers/test.js';
 import { analyseSkew, analyseSkewMatrix, renderSkew, renderSkewMatrix } from '../../src/skew/index.js';
-import { closed, paramsContract } from '../skewFixtures/skewDoc.js';
+import { parseContract, type Contract } from '../../src/contracts/index.js';
+import { closed, paramsContract, skewContract } from '../skewFixtures/skewDoc.js';
 
 const v1 = paramsContract(closed({ cwd: { type: 'string' } }), '1');
 const v2 = paramsContract(closed({ cwd: { type: 'string' }, cwd_explicit: { type: 'boolean' } }), '2');
@@ -53,4 +54,17 @@ test('matrix labels fall back to file names when two documents share a version',
   const matrix = analyseSkewMatrix([v1, { ...other, origin: 'other/fixture-v1b.openrpc.json' }]);
   expect(renderSkewMatrix(matrix, 'text')).toContain('v1 (fixture-v1.openrpc.json)');
   expect(renderSkewMatrix(matrix, 'text')).toContain('v1 (fixture-v1b.openrpc.json)');
+});
+
+test('two documents of one version are told apart in every line: by title, else by file name', () => {
+  const server = skewContract({ version: '1', methods: [{ name: 'm', params: closed({ cwd: { type: 'string' } }) }] }, 'server.openrpc.json');
+  const client = skewContract({ version: '1', methods: [{ name: 'm', params: closed({ cwd: { type: 'string' }, cwd_explicit: { type: 'boolean' } }) }] }, 'client.openrpc.json');
+  const byFile = renderSkew(analyseSkew(client, server), 'text');
+  expect(byFile).toContain('BREAKING m cwd_explicit: clients on v1 (client.openrpc.json) send "cwd_explicit"');
+  expect(byFile).toContain('verdict: BREAKING — clients on v1 (client.openrpc.json) cannot work with servers on v1 (server.openrpc.json)');
+  const titled = (contract: Contract, title: string): Contract => parseContract({ ...(JSON.parse(JSON.stringify(contract.document)) as Record<string, unknown>), info: { title, version: '1' } }, contract.origin);
+  const byTitle = renderSkew(analyseSkew(titled(client, 'Desktop'), titled(server, 'Gateway')), 'text');
+  expect(byTitle).toContain('clients on Desktop v1 send "cwd_explicit"');
+  expect(byTitle).toContain('verdict: BREAKING — clients on Desktop v1 cannot work with servers on Gateway v1');
+  expect(renderSkew(analyseSkew(v2, v1), 'text'), 'versions that differ name the sides by version alone').toContain('clients on v2 cannot work with servers on v1');
 });
