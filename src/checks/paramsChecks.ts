@@ -68,6 +68,14 @@ export function checkUnknownKeyTolerated(withKey: Exchange, withoutKey: Exchange
   ];
 }
 
+/**
+ * How a contract-invalid payload is named in messages: its mutation and its description, which starts with where
+ * it was made (`(root)` for the params themselves: fuzz/mutations.ts).
+ */
+export function mutationText(mutation: { kind: string; description: string } | undefined): string {
+  return mutation ? `${mutation.kind} at ${mutation.description}` : 'a mutation';
+}
+
 /** `params.invalid-not-accepted`: a contract-invalid payload never gets a success. */
 export function checkInvalidNotAccepted(exchange: Exchange, mutation: string): Violation[] {
   if (outcomeOf(exchange).kind !== 'result') return [];

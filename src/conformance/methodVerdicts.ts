@@ -1,6 +1,6 @@
 import type { CheckId } from '../checks/checkCatalogue.js';
 import { ENVELOPE_CHECKS } from '../checks/envelopeChecks.js';
-import { checkInvalidNotAccepted, checkUnknownKeyRejected, checkUnknownKeyTolerated, checkValidAccepted } from '../checks/paramsChecks.js';
+import { checkInvalidNotAccepted, checkUnknownKeyRejected, checkUnknownKeyTolerated, checkValidAccepted, mutationText } from '../checks/paramsChecks.js';
 import type { CodeProfile } from '../checks/codeProfile.js';
 import { checkResultSchema } from '../checks/resultChecks.js';
 import { violation, type Violation } from '../checks/violation.js';
@@ -86,7 +86,7 @@ function judges(inputs: VerdictInputs): Record<MethodCheckId, Judge> {
     },
     'params.invalid-not-accepted': {
       applies: (r) => r.phase === 'invalid',
-      judge: (r) => checkInvalidNotAccepted(r.exchange, `${r.mutation?.kind ?? 'mutation'} at ${r.mutation?.dottedPath || '(root)'}: ${r.mutation?.description ?? ''}`),
+      judge: (r) => checkInvalidNotAccepted(r.exchange, mutationText(r.mutation)),
       nothingToJudge: 'the params schema admits every value, so no invalid payload exists',
     },
     'result.schema': {

@@ -1,6 +1,6 @@
 import { Binder, resolveTemplates, type RpcCaller } from '../binding/binder.js';
 import { ENVELOPE_CHECKS, type EnvelopeCheckId } from '../checks/envelopeChecks.js';
-import { checkInvalidNotAccepted, checkUnknownKeyRejected, checkUnknownKeyTolerated, checkValidAccepted } from '../checks/paramsChecks.js';
+import { checkInvalidNotAccepted, checkUnknownKeyRejected, checkUnknownKeyTolerated, checkValidAccepted, mutationText } from '../checks/paramsChecks.js';
 import type { CodeProfile } from '../checks/codeProfile.js';
 import { checkResultSchema } from '../checks/resultChecks.js';
 import { classifyExchange, describeExchange } from '../checks/outcomeClass.js';
@@ -61,7 +61,7 @@ export async function runReplay(file: ReplayFile, contract: Contract, profile: C
       break;
     }
     case 'params.invalid-not-accepted':
-      violations = checkInvalidNotAccepted(exchange, `${file.mutation?.kind ?? 'mutation'} at ${file.mutation?.dottedPath ?? ''}`);
+      violations = checkInvalidNotAccepted(exchange, mutationText(file.mutation));
       break;
     case 'result.schema': {
       if (!method?.resultSchema) throw new HarnessError('REPLAY_FILE_INVALID', `${file.method} has no result schema in ${contract.origin}`);
