@@ -69,7 +69,7 @@ async function framesReplayCommand(path: string, data: unknown, options: ReplayO
     out(`<< ${text === undefined ? `(nothing${client.closeState ? `; closed ${client.closeState.code}` : ''})` : redactor.redact(text).slice(0, 200)}\n`);
   }
   await client.close().catch(() => undefined);
-  const target = { url, httpUrl: undefined, token };
+  const target = { url, token };
   if (await acceptsConnections(target)) {
     out('NOT REPRODUCED: the target still accepts connections\n');
     return EXIT.OK;

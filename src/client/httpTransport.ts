@@ -56,6 +56,13 @@ export class HttpTransport extends TransportEvents implements Transport {
     this.shut();
   }
 
+  private lost(reason: string): void {
+    if (!this.open) return;
+    this.open = false;
+    for (const controller of this.posts.values()) controller.abort();
+    this.emitClose({ code: 1006, reason: '', description: `the target stopped answering (${reason})` });
+  }
+
   private shut(): void {
     if (!this.open) return;
     this.open = false;
@@ -65,8 +72,10 @@ export class HttpTransport extends TransportEvents implements Transport {
 
   private async post(text: string, replyTo: number | undefined, signal: AbortSignal): Promise<void> {
     let body: string;
+    let sent = false;
     try {
       const credentials = await this.options.credentials;
+      sent = true;
       const response = await fetch(withQuery(this.options.url, credentials.query), {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...credentials.headers },
@@ -76,13 +85,24 @@ export class HttpTransport extends TransportEvents implements Transport {
       body = await response.text();
     } catch (error) {
       if (signal.aborted) return;
-      const reason = `POST to ${this.label} failed: ${(error as Error).message}`;
+      const reason = `POST to ${this.label} failed: ${describeFetchError(error)}`;
       if (replyTo === undefined) this.emitNote(reason);
       else this.emitFrame({ replyTo, undelivered: reason });
+      // The target refused or dropped the POST itself: it stopped answering, as a WebSocket that closed. What was
+      // sent last is then the frame the connection was lost after, and nothing more goes out on it.
+      if (sent) this.lost(reason);
       return;
     }
     if (signal.aborted) return;
     // A notification's POST answers with an empty body (204): nothing to pass on.
     if (replyTo !== undefined || body.length > 0) this.emitFrame({ text: body, ...(replyTo !== undefined ? { replyTo } : {}) });
   }
+}
+
+/** fetch's own message is "fetch failed": the cause says what happened (a refused connection, a socket the peer closed). */
+function describeFetchError(error: unknown): string {
+  const message = (error as Error).message;
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+  if (!cause || typeof cause.message !== 'string') return message;
+  return `${message} (${typeof cause.code === 'string' ? `${cause.code}: ` : ''}${cause.message})`;
 }

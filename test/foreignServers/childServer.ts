@@ -22,7 +22,7 @@ export function startChildServer(script: string, args: readonly string[]): Promi
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      const match = /^(ws:\/\/\S+)$/m.exec(out);
+      const match = /^((?:ws|http):\/\/\S+)$/m.exec(out);
       if (!match) return;
       resolve({
         url: match[1] as string,

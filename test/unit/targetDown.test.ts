@@ -65,6 +65,45 @@ test('a target that exits on a non-JSON frame: targetDown names the frame, later
   }
 });
 
+test('over HTTP too: a target that exits on a non-JSON body is found down at once, the body named, and its replay kills a fresh instance', async () => {
+  test.setTimeout(120_000);
+  const server = await startChildServer('crashOnFrameServer.mjs', ['--http', FATAL_FRAME]);
+  const reportDir = scratchDir('contract-gate-crash');
+  try {
+    const run = await runCli(['run', '--target', server.url, '--contract', CONTRACT, '--seed', '1', '--runs', '5', '--report-dir', reportDir], {}, WALL_BOUND_MS + 10_000);
+    expect(await server.exited, 'the server exited on the fatal body').toBe(70);
+    expect(run.code, run.stdout).toBe(1);
+    const matrix = JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')) as Matrix;
+    expect(matrix.targetDown).toMatchObject({ subject: '(connection)', check: 'envelope.parse-error', frame: FATAL_FRAME, kind: 'down' });
+    const cell = (check: string) => matrix.cells.find((c) => c.method === '(connection)' && c.check === check);
+    // A POST the target refused is a lost connection: nothing more is sent on it, and the count says so.
+    expect(cell('envelope.parse-error')?.detail).toMatch(/^the connection was lost after not JSON \(this is not json\): 1 of 3 non-JSON frames sent; 1 of 1 non-JSON frames broke the rule/);
+    for (const later of ['envelope.invalid-request', 'envelope.batch', 'envelope.oversized-frame']) expect(cell(later)?.status).toBe('not-run');
+    expect(matrix.cells.filter((c) => c.status === 'fail').map((c) => `${c.method} × ${c.check}`)).toEqual(['(connection) × envelope.parse-error']);
+
+    const fresh = await startChildServer('crashOnFrameServer.mjs', ['--http', FATAL_FRAME]);
+    try {
+      const replayed = await runCli(['replay', join(reportDir, matrix.targetDown?.replay ?? 'missing'), '--target', fresh.url]);
+      expect(replayed.code, replayed.stdout).toBe(1);
+      expect(replayed.stdout).toContain('REPRODUCED: the target no longer accepts connections');
+      expect(await fresh.exited).toBe(70);
+    } finally {
+      await fresh.stop();
+    }
+    // A replay against a target that survives says so.
+    const survivor = await startChildServer('crashOnFrameServer.mjs', ['--http', 'a body nobody sends']);
+    try {
+      const replayed = await runCli(['replay', join(reportDir, matrix.targetDown?.replay ?? 'missing'), '--target', survivor.url]);
+      expect(replayed.stdout, replayed.stderr).toContain('NOT REPRODUCED: the target still accepts connections');
+    } finally {
+      await survivor.stop();
+    }
+  } finally {
+    await server.stop();
+    rmSync(reportDir, { recursive: true, force: true });
+  }
+});
+
 test('a target slow on one method only: that method fails on its own timeouts, no later method fails from the backlog, and no more than --max-in-flight requests were outstanding', async () => {
   test.setTimeout(120_000);
   const server = await startChildServer('slowMethodServer.mjs', ['1500']);
