@@ -55,7 +55,10 @@ export class FrameStreamJudge implements JudgeContext {
   profileFor(method: string): CodeProfile {
     let profile = this.methodProfiles.get(method);
     if (!profile) {
-      profile = withDeclaredErrors(this.options.profile, this.options.server.method(method)?.errors ?? []);
+      // Only the contract's methods are kept: a client sending undeclared names must not grow the map.
+      const declared = this.options.server.method(method);
+      if (!declared) return this.options.profile;
+      profile = withDeclaredErrors(this.options.profile, declared.errors);
       this.methodProfiles.set(method, profile);
     }
     return profile;

@@ -96,6 +96,12 @@ test("a valid request answered with an error its method declares (through $ref t
   ];
   const findings = frames.flatMap(([side, frame], at) => judge.frame('c1', side, JSON.stringify(frame), at));
   expect(findings.map((f) => `${f.subject} × ${f.check} @ ${f.request?.id}`)).toEqual(['calc.divide × params.valid-accepted @ 2', 'calc.add × params.valid-accepted @ 3']);
+  // A client spraying undeclared names: the per-method profiles stay those of the contract's methods.
+  for (let i = 0; i < 50; i++) {
+    judge.frame('c1', 'client', JSON.stringify(request(`x${i}`, `no.such_${i}`, {})), 10 + i);
+    judge.frame('c1', 'server', JSON.stringify({ jsonrpc: '2.0', id: `x${i}`, error: { code: -32601, message: 'Method not found' } }), 10 + i);
+  }
+  expect((judge as unknown as { methodProfiles: Map<string, unknown> }).methodProfiles.size).toBe(2);
 });
 
 test('a request that is not a Request object may be answered as an Invalid Request with id null; any other request keeps its id', () => {
