@@ -6,9 +6,10 @@ const REASON_HEAD = 70;
 
 /** A cell's detail as a reason shared by methods: its own name, ids and counts taken out, its first clause kept. */
 function reasonOf(method: string, detail: string): string {
+  // The name as a token only: a method called `add` must not take the letters out of "address".
+  const named = new RegExp(`(?<![\\w.])${method.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?!\\w|\\.\\w)`, 'g');
   const general = detail
-    .split(method)
-    .join('…')
+    .replace(named, '…')
     .replace(/\b[0-9a-f]{8,}\b/g, '…')
     .replace(/^\d+ of \d+ \w+ broke the rule: /, '')
     .replace(/^…: /, '');

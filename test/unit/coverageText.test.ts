@@ -26,6 +26,11 @@ test('grouped by reason, ids and the method names taken out, the innermost cause
   expect(sentence).not.toMatch(/2715f868|604094bf|eth_decrypt/);
 });
 
+test("a method's name is taken out as a token only", () => {
+  const sentence = unreachedSentence(matrixOf([], [cell('add', 'fail', '1 of 1 exchanges broke the rule: add: the address of add.x is not add.')]));
+  expect(sentence).toBe('1 of 1 methods reached no success: 1 × fail: the address of add.x is not ….');
+});
+
 test('every method reached: nothing to say; more reasons than listed: the rest are counted', () => {
   expect(unreachedSentence(matrixOf(['a', 'b'], []))).toBeUndefined();
   const many = ['w', 'x', 'y', 'z'].map((method, index) => cell(method, 'fail', `reason ${index}`));
