@@ -38,12 +38,19 @@ export function checkResultXorError(exchange: Exchange): Violation[] {
 }
 
 /**
- * `envelope.error-shape`: error is {code: integer, message: string, data?}. Judged on error answers only: a frame
- * that also carries result (often with `error: null`) is not an error answer, and `envelope.result-xor-error` owns it.
+ * Whether the answer is an error answer, the only kind `envelope.error-shape` judges: a frame that also carries result
+ * (often with `error: null`) is not one, and `envelope.result-xor-error` owns it. A judge that saw none has seen
+ * nothing of the rule.
  */
+export function isErrorAnswer(exchange: Exchange): boolean {
+  const frame = exchange.response;
+  return frame !== undefined && 'error' in frame && !('result' in frame);
+}
+
+/** `envelope.error-shape`: error is {code: integer, message: string, data?}, on error answers ({@link isErrorAnswer}). */
 export function checkErrorShape(exchange: Exchange): Violation[] {
   const frame = exchange.response;
-  if (!frame || !('error' in frame) || 'result' in frame) return [];
+  if (!frame || !isErrorAnswer(exchange)) return [];
   const error = frame['error'];
   const problems: string[] = [];
   if (typeof error !== 'object' || error === null || Array.isArray(error)) {

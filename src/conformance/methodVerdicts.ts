@@ -1,5 +1,5 @@
 import type { CheckId } from '../checks/checkCatalogue.js';
-import { ENVELOPE_CHECKS } from '../checks/envelopeChecks.js';
+import { ENVELOPE_CHECKS, isErrorAnswer } from '../checks/envelopeChecks.js';
 import { checkInvalidNotAccepted, checkUnknownKeyRejected, checkUnknownKeyTolerated, checkValidAccepted, mutationText } from '../checks/paramsChecks.js';
 import type { CodeProfile } from '../checks/codeProfile.js';
 import { checkResultSchema } from '../checks/resultChecks.js';
@@ -99,7 +99,7 @@ function judges(inputs: VerdictInputs): Record<MethodCheckId, Judge> {
     'envelope.result-xor-error': envelope('envelope.result-xor-error'),
     'envelope.error-shape': {
       // Only an error answer has an error object to judge: a run that received none has seen nothing of this rule.
-      applies: (r) => isJsonObject(r.exchange.response) && 'error' in r.exchange.response && !('result' in r.exchange.response),
+      applies: (r) => isErrorAnswer(r.exchange),
       judge: (r) => ENVELOPE_CHECKS['envelope.error-shape'](r.exchange),
       nothingToJudge: 'no error answer was received to judge',
     },

@@ -1,4 +1,4 @@
-import { ENVELOPE_CHECKS, type EnvelopeCheckId } from '../checks/envelopeChecks.js';
+import { ENVELOPE_CHECKS, isErrorAnswer, type EnvelopeCheckId } from '../checks/envelopeChecks.js';
 import { classifyExchange, describeExchange } from '../checks/outcomeClass.js';
 import { checkInvalidNotAccepted, checkUnknownKeyRejected, checkValidAccepted } from '../checks/paramsChecks.js';
 import { checkResultSchema } from '../checks/resultChecks.js';
@@ -24,6 +24,8 @@ const ENVELOPE_JUDGES = Object.entries(ENVELOPE_CHECKS) as Array<[EnvelopeCheckI
 /** `wellFormed`: whether the request was a Request object (JSON-RPC 2.0 §4); an Invalid Request may be answered with id null. */
 function envelopeFindings(context: JudgeContext, base: FindingBase, exchange: Exchange, wellFormed: boolean): FrameFinding[] {
   return ENVELOPE_JUDGES.flatMap(([check, judge]) => {
+    // As `run` counts it: an answer that is no error answer is not evidence of the error's shape.
+    if (check === 'envelope.error-shape' && !isErrorAnswer(exchange)) return [];
     const violations = check === 'envelope.id-echo' && !wellFormed && answeredInvalidRequest(exchange) ? [] : judge(exchange);
     return context.tally.apply(base, check, violations, ENVELOPE_PATHS[check]);
   });

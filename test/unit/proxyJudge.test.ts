@@ -104,6 +104,19 @@ test("a valid request answered with an error its method declares (through $ref t
   expect((judge as unknown as { methodProfiles: Map<string, unknown> }).methodProfiles.size).toBe(2);
 });
 
+test('a success is no evidence of the error shape: envelope.error-shape counts error answers only, as run does', () => {
+  const judge = new FrameStreamJudge({ server: loadContractSync(`${FOREIGN_DIR}/calculator.openrpc.json`), profile: JSON_RPC_CODES });
+  judge.open('c1');
+  judge.frame('c1', 'client', JSON.stringify(request(1, 'calc.add', { a: 1, b: 2 })), 0);
+  judge.frame('c1', 'server', JSON.stringify({ jsonrpc: '2.0', id: 1, result: 3 }), 1);
+  const judged = (subject: string) => Object.fromEntries(judge.cells.filter((c) => c.subject === subject).map((c) => [c.check, c.judged]));
+  expect(judged('calc.add')['envelope.error-shape']).toBeUndefined();
+  expect(judged('calc.add')['envelope.id-echo']).toBe(1);
+  judge.frame('c1', 'client', JSON.stringify(request(2, 'calc.divide', { dividend: 1, divisor: 0 })), 2);
+  judge.frame('c1', 'server', JSON.stringify({ jsonrpc: '2.0', id: 2, error: { code: -32000, message: 'division by zero' } }), 3);
+  expect(judged('calc.divide')['envelope.error-shape']).toBe(1);
+});
+
 test('a request that is not a Request object may be answered as an Invalid Request with id null; any other request keeps its id', () => {
   const judge = new FrameStreamJudge({ server: loadContractSync(`${FOREIGN_DIR}/calculator.openrpc.json`), profile: JSON_RPC_CODES });
   judge.open('c1');
