@@ -125,3 +125,33 @@ test('@open-rpc/server-js serving the petstore example: its genuine defects fail
     rmSync(reportDir, { recursive: true, force: true });
   }
 });
+
+test('@open-rpc/server-js over HTTP: its genuine defects fail, and the request without params that kills it is named', async () => {
+  test.setTimeout(150_000);
+  const petstore = createRequire(import.meta.url).resolve('@open-rpc/examples/build/service-descriptions/petstore-openrpc.json');
+  const server = await startChildServer('openRpcServerJs.mjs', ['--http']);
+  const reportDir = scratchDir('contract-gate-foreign');
+  try {
+    const run = await runCli(['run', '--target', server.url, '--contract', petstore, '--seed', '1', '--runs', '20', '--workers', '1', '--report-dir', reportDir], {}, 140_000);
+    const matrix = JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')) as Matrix;
+    expect(failingCells(matrix), run.stdout).toEqual(
+      [
+        // A body that is not JSON gets the web framework's HTML error page, not a -32700 answer.
+        '(connection) × envelope.parse-error',
+        // The HTTP transport reads `params[0]` of every request: one without params throws, nothing catches it,
+        // and the process ends. The harness names that request (a POST refused from then on is a lost connection).
+        '(connection) × envelope.invalid-request',
+        'list_pets × params.invalid-not-accepted',
+      ].sort(),
+    );
+    expect(run.code).toBe(1);
+    expect(await server.exited).not.toBeNull();
+    expect(matrix.targetDown).toMatchObject({ subject: '(connection)', check: 'envelope.invalid-request', frame: '{"jsonrpc":"1.0","id":"cg-junk-v1","method":"list_pets"}' });
+    for (const check of ['envelope.batch', 'envelope.oversized-frame']) {
+      expect(matrix.cells.find((cell) => cell.method === '(connection)' && cell.check === check)?.status).toBe('not-run');
+    }
+  } finally {
+    await server.stop();
+    rmSync(reportDir, { recursive: true, force: true });
+  }
+});
