@@ -93,65 +93,67 @@ for (const { name, start, failing } of CASES) {
   });
 }
 
-test('@open-rpc/server-js serving the petstore example: its genuine defects fail, and the non-JSON frame that kills it is named', async () => {
-  test.setTimeout(150_000);
-  // The real document the server is generated from, as @open-rpc/examples ships it.
-  const petstore = createRequire(import.meta.url).resolve('@open-rpc/examples/build/service-descriptions/petstore-openrpc.json');
-  const server = await startChildServer('openRpcServerJs.mjs', []);
-  const reportDir = scratchDir('contract-gate-foreign');
-  try {
-    const run = await runCli(['run', '--target', server.url, '--contract', petstore, '--seed', '1', '--runs', '20', '--workers', '1', '--report-dir', reportDir], {}, 140_000);
-    const matrix = JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')) as Matrix;
-    expect(failingCells(matrix), run.stdout).toEqual(
-      [
-        // The WebSocket transport parses each frame with an unguarded JSON.parse inside the socket's message
-        // handler: a frame that is not JSON throws, nothing catches it, and the process ends (JSON-RPC 2.0 §5.1
-        // asks for a -32700 answer). The harness names that frame and leaves every later cell not run.
-        '(connection) × envelope.parse-error',
-        // list_pets is by-position with one param (limit); its validator checks each declared param and ignores
-        // the rest, so a second positional argument, which no descriptor of the contract describes, succeeds.
-        'list_pets × params.invalid-not-accepted',
-      ].sort(),
-    );
-    expect(run.code).toBe(1);
-    expect(await server.exited).not.toBeNull();
-    expect(matrix.targetDown).toMatchObject({ subject: '(connection)', check: 'envelope.parse-error', frame: 'this is not json' });
-    for (const check of ['envelope.invalid-request', 'envelope.batch', 'envelope.oversized-frame']) {
-      expect(matrix.cells.find((cell) => cell.method === '(connection)' && cell.check === check)?.status).toBe('not-run');
-    }
-    expect(matrix.cells.filter((c) => SCENARIO_FAMILIES.has(c.method))).toEqual([]);
-  } finally {
-    await server.stop();
-    rmSync(reportDir, { recursive: true, force: true });
-  }
-});
+interface ServerJsCase {
+  transport: string;
+  args: string[];
+  /** subject × check of every cell that must fail. */
+  failing: string[];
+  /** The check after which the target died, and the frame that killed it. */
+  down: { check: string; frame: string };
+  notRun: string[];
+}
 
-test('@open-rpc/server-js over HTTP: its genuine defects fail, and the request without params that kills it is named', async () => {
-  test.setTimeout(150_000);
-  const petstore = createRequire(import.meta.url).resolve('@open-rpc/examples/build/service-descriptions/petstore-openrpc.json');
-  const server = await startChildServer('openRpcServerJs.mjs', ['--http']);
-  const reportDir = scratchDir('contract-gate-foreign');
-  try {
-    const run = await runCli(['run', '--target', server.url, '--contract', petstore, '--seed', '1', '--runs', '20', '--workers', '1', '--report-dir', reportDir], {}, 140_000);
-    const matrix = JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')) as Matrix;
-    expect(failingCells(matrix), run.stdout).toEqual(
-      [
-        // A body that is not JSON gets the web framework's HTML error page, not a -32700 answer.
-        '(connection) × envelope.parse-error',
-        // The HTTP transport reads `params[0]` of every request: one without params throws, nothing catches it,
-        // and the process ends. The harness names that request (a POST refused from then on is a lost connection).
-        '(connection) × envelope.invalid-request',
-        'list_pets × params.invalid-not-accepted',
-      ].sort(),
-    );
-    expect(run.code).toBe(1);
-    expect(await server.exited).not.toBeNull();
-    expect(matrix.targetDown).toMatchObject({ subject: '(connection)', check: 'envelope.invalid-request', frame: '{"jsonrpc":"1.0","id":"cg-junk-v1","method":"list_pets"}' });
-    for (const check of ['envelope.batch', 'envelope.oversized-frame']) {
-      expect(matrix.cells.find((cell) => cell.method === '(connection)' && cell.check === check)?.status).toBe('not-run');
+const SERVER_JS_CASES: ServerJsCase[] = [
+  {
+    transport: 'WebSocket',
+    args: [],
+    failing: [
+      // The WebSocket transport parses each frame with an unguarded JSON.parse inside the socket's message
+      // handler: a frame that is not JSON throws, nothing catches it, and the process ends (JSON-RPC 2.0 §5.1
+      // asks for a -32700 answer). The harness names that frame and leaves every later cell not run.
+      '(connection) × envelope.parse-error',
+      // list_pets is by-position with one param (limit); its validator checks each declared param and ignores
+      // the rest, so a second positional argument, which no descriptor of the contract describes, succeeds.
+      'list_pets × params.invalid-not-accepted',
+    ],
+    down: { check: 'envelope.parse-error', frame: 'this is not json' },
+    notRun: ['envelope.invalid-request', 'envelope.batch', 'envelope.oversized-frame'],
+  },
+  {
+    transport: 'HTTP',
+    args: ['--http'],
+    failing: [
+      // A body that is not JSON gets the web framework's HTML error page, not a -32700 answer.
+      '(connection) × envelope.parse-error',
+      // The HTTP transport reads `params[0]` of every request: one without params throws, nothing catches it,
+      // and the process ends. The harness names that request (a POST refused from then on is a lost connection).
+      '(connection) × envelope.invalid-request',
+      'list_pets × params.invalid-not-accepted',
+    ],
+    down: { check: 'envelope.invalid-request', frame: '{"jsonrpc":"1.0","id":"cg-junk-v1","method":"list_pets"}' },
+    notRun: ['envelope.batch', 'envelope.oversized-frame'],
+  },
+];
+
+for (const { transport, args, failing, down, notRun } of SERVER_JS_CASES) {
+  test(`@open-rpc/server-js serving the petstore example over ${transport}: its genuine defects fail, and the frame that kills it is named`, async () => {
+    test.setTimeout(150_000);
+    // The real document the server is generated from, as @open-rpc/examples ships it.
+    const petstore = createRequire(import.meta.url).resolve('@open-rpc/examples/build/service-descriptions/petstore-openrpc.json');
+    const server = await startChildServer('openRpcServerJs.mjs', args);
+    const reportDir = scratchDir('contract-gate-foreign');
+    try {
+      const run = await runCli(['run', '--target', server.url, '--contract', petstore, '--seed', '1', '--runs', '20', '--workers', '1', '--report-dir', reportDir], {}, 140_000);
+      const matrix = JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')) as Matrix;
+      expect(failingCells(matrix), run.stdout).toEqual([...failing].sort());
+      expect(run.code).toBe(1);
+      expect(await server.exited).not.toBeNull();
+      expect(matrix.targetDown).toMatchObject({ subject: '(connection)', ...down });
+      for (const check of notRun) expect(matrix.cells.find((cell) => cell.method === '(connection)' && cell.check === check)?.status, check).toBe('not-run');
+      expect(matrix.cells.filter((c) => SCENARIO_FAMILIES.has(c.method))).toEqual([]);
+    } finally {
+      await server.stop();
+      rmSync(reportDir, { recursive: true, force: true });
     }
-  } finally {
-    await server.stop();
-    rmSync(reportDir, { recursive: true, force: true });
-  }
-});
+  });
+}
