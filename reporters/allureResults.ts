@@ -12,10 +12,13 @@ import { stringifyEnvInfo, type Writer } from 'allure-js-commons/sdk/reporter';
  * where, is allure-playwright's.
  */
 export class PlainResultsWriter implements Writer {
+  private made = false;
+
   constructor(private readonly resultsDir: string) {}
 
   private path(name: string): string {
-    mkdirSync(this.resultsDir, { recursive: true });
+    if (!this.made) mkdirSync(this.resultsDir, { recursive: true });
+    this.made = true;
     return join(this.resultsDir, name);
   }
 

@@ -56,18 +56,11 @@ export class HttpTransport extends TransportEvents implements Transport {
     this.shut();
   }
 
-  private lost(reason: string): void {
+  private shut(info: TransportClose = CLOSED_BY_CLIENT): void {
     if (!this.open) return;
     this.open = false;
     for (const controller of this.posts.values()) controller.abort();
-    this.emitClose({ code: 1006, reason: '', description: `the target stopped answering (${reason})` });
-  }
-
-  private shut(): void {
-    if (!this.open) return;
-    this.open = false;
-    for (const controller of this.posts.values()) controller.abort();
-    this.emitClose(CLOSED_BY_CLIENT);
+    this.emitClose(info);
   }
 
   private async post(text: string, replyTo: number | undefined, signal: AbortSignal): Promise<void> {
@@ -90,7 +83,7 @@ export class HttpTransport extends TransportEvents implements Transport {
       else this.emitFrame({ replyTo, undelivered: reason });
       // The target refused or dropped the POST itself: it stopped answering, as a WebSocket that closed. What was
       // sent last is then the frame the connection was lost after, and nothing more goes out on it.
-      if (sent) this.lost(reason);
+      if (sent) this.shut({ code: 1006, reason: '', description: `the target stopped answering (${reason})` });
       return;
     }
     if (signal.aborted) return;

@@ -29,9 +29,10 @@ function reasonOf(method: string, detail: string): string {
 export function unreachedSentence(matrix: Matrix): string | undefined {
   const { unreached, methods } = matrix.coverage;
   if (unreached.length === 0) return undefined;
+  const validCells = new Map(matrix.cells.filter((c) => c.check === 'params.valid-accepted').map((c) => [c.method, c]));
   const groups = new Map<string, number>();
   for (const method of unreached) {
-    const cell = matrix.cells.find((c) => c.method === method && c.check === 'params.valid-accepted');
+    const cell = validCells.get(method);
     // A passing cell of a method never answered with a success: every valid payload got a domain error.
     const reason = !cell ? 'no params.valid-accepted cell' : cell.status === 'pass' ? 'every valid payload got a domain error' : `${cell.status}: ${reasonOf(method, cell.detail ?? '')}`;
     groups.set(reason, (groups.get(reason) ?? 0) + 1);

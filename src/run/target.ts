@@ -1,6 +1,6 @@
 import { connectionAuthFrom, ticketLoginOf } from '../client/authSettings.js';
 import type { ConnectionAuth, TicketSource } from '../client/connectionAuth.js';
-import { tokenInUrl } from '../client/targetUrl.js';
+import { isHttpTarget, tokenInUrl } from '../client/targetUrl.js';
 import { HarnessError } from '../../core/index.js';
 import type { GatewayPlacement } from '../config/parallelism.js';
 import { targetIsGated } from '../config/runConfig.js';
@@ -41,7 +41,7 @@ export async function openTarget(plan: RunPlan, placement: GatewayPlacement = 't
   const { target } = plan.config;
   if (target.kind === 'external') {
     const token = runToken(plan) ?? tokenInUrl(target.url);
-    return { kind: 'external', url: target.url, httpUrl: /^https?:/.test(target.url) ? target.url : undefined, token, ...targetAuth(plan, token), label: target.label, gateway: undefined };
+    return { kind: 'external', url: target.url, httpUrl: isHttpTarget(target.url) ? target.url : undefined, token, ...targetAuth(plan, token), label: target.label, gateway: undefined };
   }
   const reference = plan.profile.referenceGateway;
   if (!reference) throw new HarnessError('USAGE', `the ${plan.profile.name} profile embeds no reference gateway: pass --target`);
