@@ -50,6 +50,7 @@ function sameRun(a: MatrixRun, b: MatrixRun): string | undefined {
   if (a.seed !== b.seed) return `seeds differ (${a.seed} / ${b.seed}): run every shard with the same seed`;
   const contracts = (run: MatrixRun): string => run.contracts.map((c) => `${c.title} ${c.version}`).join(', ');
   if (contracts(a) !== contracts(b)) return `contracts differ (${contracts(a)} / ${contracts(b)})`;
+  if ((a.minCoverage ?? 0) !== (b.minCoverage ?? 0)) return `--min-coverage differs (${a.minCoverage ?? 0}% / ${b.minCoverage ?? 0}%): run every shard with the same floor`;
   return undefined;
 }
 
@@ -72,8 +73,8 @@ async function factsOfShards(blobDirs: readonly string[]): Promise<ShardsFacts> 
   for (const dir of blobDirs) {
     for (const path of await findFiles(dir, (name) => name === MATRIX_FILES.json)) {
       const shardMatrix = parseMatrixJson(await readFile(path, 'utf8'), path);
-      const { target, contracts, seed, failOnFlaky } = shardMatrix;
-      const shardRun: MatrixRun = { target, contracts, seed, ...(failOnFlaky ? { failOnFlaky } : {}) };
+      const { target, contracts, seed, failOnFlaky, minCoverage } = shardMatrix;
+      const shardRun: MatrixRun = { target, contracts, seed, ...(failOnFlaky ? { failOnFlaky } : {}), ...(minCoverage ? { minCoverage } : {}) };
       const mismatch = run && sameRun(run, shardRun);
       if (mismatch) throw new HarnessError('USAGE', `cannot merge ${from} and ${path}: ${mismatch}`);
       run ??= shardRun;

@@ -6,6 +6,7 @@ import { parseBaseline } from '../../src/report/baseline.js';
 import type { Matrix } from '../../src/report/matrixTypes.js';
 import { parseMatrixJson } from '../../src/report/renderJson.js';
 import { budgetOverrunSentence, runsSentence } from '../../src/report/runsText.js';
+import { coverageShortfall, shortfallText } from '../../src/report/coverageGate.js';
 import { unreachedSentence } from '../../src/report/coverageText.js';
 import { decideRunConfig } from '../../src/config/decideRunConfig.js';
 import { loadRunSettings } from '../../src/config/loadRunSettings.js';
@@ -148,6 +149,8 @@ function verdictOf(matrix: Matrix, reportDir: string, runnerExit: number, budget
     `contract-gate: ${word} — ${summary.pass} pass (${summary.passWithoutEvidence ?? 0} with no evidence), ${summary.fail} fail, ${summary.flaky ?? 0} flaky, ${summary.knownFail} known, ${summary.stale} stale, ${summary.na} n/a, ${summary.notRun} not run; ` +
       `coverage ${coverage.reached.length}/${coverage.methods} methods${coverage.events?.total ? `, ${coverage.events.seen.length}/${coverage.events.total} events` : ''}${coverage.serverRequests?.total ? `, ${coverage.serverRequests.seen.length}/${coverage.serverRequests.total} server requests` : ''}; matrix ${join(reportDir, 'matrix.md')}\n`,
   );
+  const shortfall = coverageShortfall(matrix);
+  if (shortfall) process.stdout.write(`contract-gate: coverage fails the gate: ${shortfallText(shortfall)}\n`);
   const unreached = unreachedSentence(matrix);
   if (unreached) process.stdout.write(`contract-gate: ${unreached}\n`);
   for (const cell of matrix.cells.filter((c) => c.status === 'flaky')) {

@@ -1,6 +1,7 @@
 import { CHECKS } from '../checks/checkCatalogue.js';
 import { addEvidence, type Evidence, evidenceFromAnnotations, isEvidenced } from '../checks/evidence.js';
 import { ANNOTATION, cellFromTags, REACHED_PREFIX } from '../checks/tags.js';
+import { coverageShortfall } from './coverageGate.js';
 import type { CellStatus, Matrix, MatrixCell, KindCoverage, MatrixCoverage, MatrixRun, MatrixSummary } from './matrixTypes.js';
 
 export type TestOutcome = 'skipped' | 'expected' | 'unexpected' | 'flaky';
@@ -266,17 +267,20 @@ export function buildMatrix(records: readonly TestRecord[], run: MatrixRun, gene
   });
   cells.sort(compareCells);
   const summary = summarize(cells);
+  const coverage = coverageOf(cells, records);
+  const cellsFail = cells.some((cell) => failsGate(cell.status, run.failOnFlaky === true));
   const matrix: Matrix = {
     target: run.target,
     contracts: run.contracts.map((contract) => ({ ...contract })),
     seed: run.seed,
     generatedAt,
-    verdict: cells.some((cell) => failsGate(cell.status, run.failOnFlaky === true)) ? 'fail' : 'pass',
+    verdict: cellsFail || coverageShortfall({ ...run, coverage }) ? 'fail' : 'pass',
     summary,
     cells,
-    coverage: coverageOf(cells, records),
+    coverage,
   };
   if (run.shard !== undefined) matrix.shard = run.shard;
   if (run.failOnFlaky !== undefined) matrix.failOnFlaky = run.failOnFlaky;
+  if (run.minCoverage !== undefined) matrix.minCoverage = run.minCoverage;
   return matrix;
 }

@@ -31,5 +31,6 @@ export function matrixRunOf(config: RunConfig): MatrixRun {
   const run: MatrixRun = { target: config.target.label, contracts: config.contracts.map(contractFacts), seed: config.seed };
   if (config.shard) run.shard = `${config.shard.index}/${config.shard.total}`;
   if (config.failOnFlaky) run.failOnFlaky = true;
+  if (config.minCoverage > 0) run.minCoverage = config.minCoverage;
   return run;
 }

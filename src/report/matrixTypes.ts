@@ -113,12 +113,17 @@ export interface MatrixRun {
   shard?: string;
   /** `--fail-on-flaky`: a flaky cell fails the verdict (absent: it does not). */
   failOnFlaky?: boolean;
+  /**
+   * `--min-coverage`: the percentage of the methods that must answer a valid call with a success, else the verdict
+   * fails (absent: no floor). Recorded by every shard, applied to the merged matrix (src/report/coverageGate.ts).
+   */
+  minCoverage?: number;
 }
 
 export interface Matrix extends MatrixRun {
   /** ISO 8601 time at which the matrix was built. */
   generatedAt: string;
-  /** `fail` iff at least one cell is `fail` or `stale`, or `flaky` under `failOnFlaky`. */
+  /** `fail` iff at least one cell is `fail` or `stale`, or `flaky` under `failOnFlaky`, or coverage is below `minCoverage`. */
   verdict: 'pass' | 'fail';
   summary: MatrixSummary;
   /** Sorted by subject, then by the check's position in the catalogue. */

@@ -1,4 +1,5 @@
 import { describeEvidence, isEvidenced } from '../checks/evidence.js';
+import { coverageShortfall, shortfallText } from './coverageGate.js';
 import { runsSentence, runsTableLines } from './runsText.js';
 import { sortChecks } from './matrixModel.js';
 import type { CellStatus, Matrix, MatrixCell } from './matrixTypes.js';
@@ -29,6 +30,8 @@ export function verdictSentence(matrix: Matrix): string {
     if (summary.fail) parts.push(`${plural(summary.fail, 'check fails', 'checks fail')}`);
     if (summary.flaky) parts.push(`${plural(summary.flaky, 'check passes', 'checks pass')} only on a retry (flaky)`);
     if (summary.stale) parts.push(`${plural(summary.stale, 'baseline entry is', 'baseline entries are')} stale (the check passes now: remove the entry)`);
+    const shortfall = coverageShortfall(matrix);
+    if (shortfall) parts.push(`coverage ${shortfallText(shortfall)}`);
     return `FAIL: ${parts.join(', ')}.`;
   }
   if (matrix.cells.length === 0) return 'PASS, but the run has no matrix cells: no test carried @method: and @check: tags.';

@@ -80,4 +80,10 @@ test('merge refuses to start without blobs or with shards of different runs', as
     writeFileSync(join(dir, `blob-${index}`, 'matrix.json'), JSON.stringify(matrix));
   }
   await expect(mergeShards([join(dir, 'blob-1'), join(dir, 'blob-2')], join(dir, 'out'))).rejects.toThrow(/seeds differ \(1 \/ 2\): run every shard with the same seed/);
+  // The same run but for the coverage floor: the merge could apply only one of them.
+  for (const [index, minCoverage] of [[1, 80], [2, 0]] as const) {
+    const matrix = { target: 't', contracts: [], seed: 1, generatedAt: '', verdict: 'pass', summary: {}, cells: [], coverage: {}, ...(minCoverage ? { minCoverage } : {}) };
+    writeFileSync(join(dir, `blob-${index}`, 'matrix.json'), JSON.stringify(matrix));
+  }
+  await expect(mergeShards([join(dir, 'blob-1'), join(dir, 'blob-2')], join(dir, 'out'))).rejects.toThrow(/--min-coverage differs \(80% \/ 0%\): run every shard with the same floor/);
 });

@@ -11,7 +11,10 @@ import { scratchDir } from './helpers/scratchDir.js';
 test.describe.configure({ mode: 'parallel', timeout: 120_000 });
 
 const SLICE = join(REPO, 'profiles/hermes/contracts/session-lifecycle.openrpc.json');
-const GREP = '@method:spawn_tree\\.load(?=\\s|$)|@method:session\\.status(?=\\s|$)|@method:\\(connection\\)|@method:topology';
+/** The hooks extension, which `contract-gate serve` loads too: its scenarios subscribe over a POST, then wait for events. */
+const HOOKS = join(REPO, 'profiles/hermes/contracts/session-hooks.openrpc.json');
+const METHODS = '@method:spawn_tree\\.load(?=\\s|$)|@method:session\\.status(?=\\s|$)';
+const GREP = `${METHODS}|@method:\\(connection\\)|@method:topology|@method:hooks`;
 
 function cells(reportDir: string): Record<string, string> {
   const matrix = JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')) as { cells: Array<{ method: string; check: string; status: string; detail: string }> };
@@ -19,10 +22,11 @@ function cells(reportDir: string): Record<string, string> {
 }
 
 test("the gateway's HTTP endpoint passes the connection checks and a method's checks over POSTs; what needs events is n/a at once", async () => {
-  const gateway = await startGateway({ contractPaths: [SLICE] });
+  const gateway = await startGateway({ contractPaths: [SLICE, HOOKS] });
   const reportDir = scratchDir('contract-gate-http');
   try {
-    const run = await runCli(['run', '--target', gateway.httpUrl, '--contract', SLICE, '--grep', GREP, '--seed', '4', '--runs', '10', '--report-dir', reportDir]);
+    // One of the two methods is reached: a floor of 50% is met (inclusive).
+    const run = await runCli(['run', '--target', gateway.httpUrl, '--contract', SLICE, '--grep', GREP, '--seed', '4', '--runs', '10', '--min-coverage', '50', '--report-dir', reportDir]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const got = cells(reportDir);
     for (const check of ['parse-error', 'unknown-method', 'invalid-request', 'id-types', 'batch', 'error-hygiene', 'oversized-frame']) expect(got[`(connection) × envelope.${check}`], check).toBe('pass');
@@ -30,8 +34,27 @@ test("the gateway's HTTP endpoint passes the connection checks and a method's ch
     expect(got['spawn_tree.load × result.schema']).toBe('pass');
     expect(got['session.status × params.valid-accepted']).toMatch(/^n\/a: .*an HTTP target sends no events/);
     expect(got['topology × scenario.topology-local']).toBe('n/a: the scenario needs events over a WebSocket; the target is an HTTP endpoint');
+    // The hook scenarios wait for session.info and the hook events: n/a at once, not a failure after each wait.
+    const hooks = Object.entries(got).filter(([cell]) => cell.startsWith('hooks × '));
+    expect(hooks.length).toBe(5);
+    for (const [cell, status] of hooks) expect(status, cell).toBe('n/a: the scenario needs events over a WebSocket; the target is an HTTP endpoint');
     // The verdict is a PASS with one method of two reached: the summary says why, beside it.
     expect(run.stdout).toMatch(/contract-gate: 1 of 2 methods reached no success: 1 × n\/a: .*an HTTP target sends no events/);
+  } finally {
+    await gateway.close();
+  }
+});
+
+test('--min-coverage above the share of methods reached fails the gate, every cell holding, and says by how much', async () => {
+  const gateway = await startGateway({ contractPaths: [SLICE] });
+  const reportDir = scratchDir('contract-gate-http');
+  try {
+    const run = await runCli(['run', '--target', gateway.httpUrl, '--contract', SLICE, '--grep', METHODS, '--seed', '4', '--runs', '5', '--min-coverage', '51', '--report-dir', reportDir]);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(Object.values(cells(reportDir)).filter((status) => status === 'fail')).toEqual([]);
+    expect(run.stdout).toMatch(/contract-gate: FAIL — \d+ pass .*; coverage 1\/2 methods/);
+    expect(run.stdout).toContain('contract-gate: coverage fails the gate: 1/2 methods reached with a success (50%), below --min-coverage 51%\n');
+    expect(readFileSync(join(reportDir, 'matrix.md'), 'utf8')).toContain('FAIL: coverage 1/2 methods reached with a success (50%), below --min-coverage 51%.');
   } finally {
     await gateway.close();
   }

@@ -9,6 +9,7 @@ import {
   resetVerdict,
 } from '../scenarios/hooks.js';
 import type { CellBody, CellFixtures } from '../../../src/run/cellTypes.js';
+import { unsupported } from './scenarioSetup.js';
 import type { RunPlan } from '../../../src/run/runPlan.js';
 
 type Fixtures = CellFixtures;
@@ -25,10 +26,11 @@ function scenarioContext({ plan, connect }: Fixtures): HookScenarioContext {
   return { connect: (options) => connect(options), check: payloadCheck(plan) };
 }
 
+/** n/a where the scenarios cannot run (an HTTP target sends no events; a stdio target is a process per connection). */
 const cell =
   (verdict: (context: HookScenarioContext) => Promise<HookVerdict>): CellBody =>
-  (fixtures) =>
-    verdict(scenarioContext(fixtures));
+  async (fixtures) =>
+    unsupported(fixtures.plan, fixtures.target, []) ?? verdict(scenarioContext(fixtures));
 
 export const hookCleanupExceptionCell = cell(cleanupExceptionVerdict);
 export const hookNormalCloseCell = cell(normalCloseVerdict);

@@ -82,6 +82,12 @@ export const RUN_OPTIONS = {
     default: 0,
   },
   failOnFlaky: { type: flag(), help: 'a flaky cell (failed, then passed on a retry) fails the gate, exit 1; without it a flaky cell exits 0', commands: ['run'], default: false },
+  minCoverage: {
+    type: integer({ min: 0, max: 100 }, 'percent'),
+    help: 'fail the gate (exit 1) when fewer than this percentage of the methods answered at least one valid call with a success (a run that reached none passes no floor); with --shard, the merge applies it; 0: no floor',
+    commands: ['run'],
+    default: 0,
+  },
   budget: {
     type: duration(1000, 'duration'),
     help: 'the run ends within this time (e.g. 90s, 5m): generated valid payloads are spread over the methods by their measured latency, fixed examples and negative cases are never cut, the summary and the matrix say the runs made per method',

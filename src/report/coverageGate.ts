@@ -1,0 +1,31 @@
+import type { Matrix } from './matrixTypes.js';
+
+/** A matrix's methods reached against the floor `--min-coverage` set (a percentage of the methods). */
+export interface CoverageShortfall {
+  readonly min: number;
+  readonly reached: number;
+  readonly methods: number;
+}
+
+/**
+ * The coverage floor the matrix misses, or undefined (no floor, or it is met). A method counts as reached when one
+ * of its valid calls was answered with a success; a selection with no `params.valid-accepted` cell reaches nothing,
+ * so it misses any floor: a gate asked for coverage never passes on none. A shard covers part of the methods only:
+ * its matrix is not held to the floor, the merged one is.
+ */
+export function coverageShortfall(matrix: Pick<Matrix, 'minCoverage' | 'shard' | 'coverage'>): CoverageShortfall | undefined {
+  const min = matrix.minCoverage ?? 0;
+  if (min <= 0 || matrix.shard !== undefined) return undefined;
+  const reached = matrix.coverage.reached.length;
+  const { methods } = matrix.coverage;
+  // Integers only: 1 of 3 methods is below 34% and meets 33%.
+  if (methods > 0 && reached * 100 >= min * methods) return undefined;
+  return { min, reached, methods };
+}
+
+/** The shortfall in words: "1/33 methods reached with a success (3%), below --min-coverage 50%". */
+export function shortfallText(shortfall: CoverageShortfall): string {
+  const { min, reached, methods } = shortfall;
+  const share = methods === 0 ? 'no method has a params.valid-accepted check' : `${reached}/${methods} methods reached with a success (${Math.floor((100 * reached) / methods)}%)`;
+  return `${share}, below --min-coverage ${min}%`;
+}
