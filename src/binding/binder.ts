@@ -1,6 +1,6 @@
 import type { EventFilter } from '../client/eventLog.js';
 import { describeOutcome, type Exchange, type WireEvent, HarnessError, isJsonObject, type JsonObject, type JsonValue, outcomeOf } from '../../core/index.js';
-import { type BindingRules, type BindingStep, type MethodBinding, methodBindingOf, resourcesNamedBy } from './bindingRules.js';
+import { type BindingRules, type BindingStep, type MethodBinding, methodBindingOf } from './bindingRules.js';
 
 /** What the binder needs from a connection (the WebSocket client; HTTP targets have no events). */
 export interface RpcCaller {
@@ -59,17 +59,61 @@ export interface BoundPayload {
   substitutions: Record<string, string>;
 }
 
-function applyBinding(binding: MethodBinding, payload: JsonObject, scope: Scope): BoundPayload {
-  const out: JsonObject = { ...payload };
+/** The fields a binding sets on one payload, each with its template, in the order they are applied. */
+interface BindingPlan {
+  /** The payload without the omitted fields. */
+  readonly base: JsonObject;
+  readonly fields: ReadonlyArray<readonly [string, JsonValue]>;
+}
+
+/**
+ * What `binding` does to `payload`: `set` fields always, a `bindIfPresent` field when the payload carries it (not
+ * null), a `fill` field when it does not. A field an earlier part binds counts as carried. Only the live objects these
+ * fields name are needed: a payload that carries none of the `bindIfPresent` fields needs none of theirs.
+ */
+function planBinding(binding: MethodBinding, payload: JsonObject): BindingPlan {
+  const base: JsonObject = { ...payload };
+  for (const key of binding.omit ?? []) delete base[key];
+  const fields: Array<readonly [string, JsonValue]> = [];
+  const bound = new Set<string>();
+  const carried = (key: string): boolean => bound.has(key) || (key in base && base[key] !== null);
+  const add = (key: string, template: JsonValue): void => {
+    fields.push([key, template]);
+    bound.add(key);
+  };
+  for (const [key, template] of Object.entries(binding.set ?? {})) add(key, template);
+  for (const [key, template] of Object.entries(binding.bindIfPresent ?? {})) if (carried(key)) add(key, template);
+  for (const [key, template] of Object.entries(binding.fill ?? {})) if (!carried(key)) add(key, template);
+  return { base, fields };
+}
+
+const TEMPLATE_RESOURCE = /\$\{([A-Za-z0-9_]+)\./g;
+const templateResources = new Map<string, readonly string[]>();
+
+/** The resources a template names (`${name.path}`); a rule's string templates are scanned once. */
+function resourcesIn(template: JsonValue): readonly string[] {
+  if (typeof template === 'string') {
+    let names = templateResources.get(template);
+    if (!names) templateResources.set(template, (names = [...new Set(Array.from(template.matchAll(TEMPLATE_RESOURCE), (match) => match[1] as string))]));
+    return names;
+  }
+  if (Array.isArray(template)) return template.flatMap(resourcesIn);
+  return isJsonObject(template) ? Object.values(template).flatMap(resourcesIn) : [];
+}
+
+/** The resources a plan's templates name, each once. */
+function resourcesOf(plan: BindingPlan): readonly string[] {
+  if (plan.fields.length === 1) return resourcesIn((plan.fields[0] as readonly [string, JsonValue])[1]);
+  return [...new Set(plan.fields.flatMap(([, template]) => resourcesIn(template)))];
+}
+
+function applyBinding(plan: BindingPlan, scope: Scope): BoundPayload {
+  const out: JsonObject = { ...plan.base };
   const substitutions: Record<string, string> = {};
-  const apply = (key: string, template: JsonValue): void => {
+  for (const [key, template] of plan.fields) {
     out[key] = resolveTemplates(template, scope);
     substitutions[key] = typeof template === 'string' ? template : JSON.stringify(template);
-  };
-  for (const key of binding.omit ?? []) delete out[key];
-  for (const [key, value] of Object.entries(binding.set ?? {})) apply(key, value);
-  for (const [key, value] of Object.entries(binding.bindIfPresent ?? {})) if (key in out && out[key] !== null) apply(key, value);
-  for (const [key, value] of Object.entries(binding.fill ?? {})) if (!(key in out) || out[key] === null) apply(key, value);
+  }
   return { payload: out, substitutions };
 }
 
@@ -121,20 +165,21 @@ export class Binder {
   bindTraced(method: string, payload: JsonValue): Promise<BoundPayload> {
     const binding = this.methodBinding(method);
     if (!binding || !isJsonObject(payload)) return Promise.resolve({ payload, substitutions: {} });
-    const names = resourcesNamedBy(binding);
+    const plan = planBinding(binding, payload);
+    const names = resourcesOf(plan);
     // Calls are sequential: once the live objects exist, a case is bound without a round of awaits.
     if (names.every((name) => this.ready.has(name))) {
       const scope: Scope = {};
       for (const name of names) scope[name] = this.ready.get(name) as JsonObject;
-      return Promise.resolve(applyBinding(binding, payload, scope));
+      return Promise.resolve(applyBinding(plan, scope));
     }
-    return this.bindAfterCreating(binding, payload, names);
+    return this.bindAfterCreating(plan, names);
   }
 
-  private async bindAfterCreating(binding: MethodBinding, payload: JsonObject, names: readonly string[]): Promise<BoundPayload> {
+  private async bindAfterCreating(plan: BindingPlan, names: readonly string[]): Promise<BoundPayload> {
     const scope: Scope = {};
     for (const name of names) scope[name] = await this.resource(name);
-    return applyBinding(binding, payload, scope);
+    return applyBinding(plan, scope);
   }
 
   /** Runs steps (also used by the events suite's drivers); returns the scope of named call results. */

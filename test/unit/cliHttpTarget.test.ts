@@ -13,7 +13,8 @@ test.describe.configure({ mode: 'parallel', timeout: 120_000 });
 const SLICE = join(REPO, 'profiles/hermes/contracts/session-lifecycle.openrpc.json');
 /** The hooks extension, which `contract-gate serve` loads too: its scenarios subscribe over a POST, then wait for events. */
 const HOOKS = join(REPO, 'profiles/hermes/contracts/session-hooks.openrpc.json');
-const METHODS = '@method:spawn_tree\\.load(?=\\s|$)|@method:session\\.status(?=\\s|$)';
+/** A method with a binding of its own, one bound by the rules' `otherMethods` (it takes no session), one needing a live session. */
+const METHODS = '@method:spawn_tree\\.load(?=\\s|$)|@method:session\\.list(?=\\s|$)|@method:session\\.status(?=\\s|$)';
 const GREP = `${METHODS}|@method:\\(connection\\)|@method:topology|@method:hooks`;
 
 function cells(reportDir: string): Record<string, string> {
@@ -25,21 +26,24 @@ test("the gateway's HTTP endpoint passes the connection checks and a method's ch
   const gateway = await startGateway({ contractPaths: [SLICE, HOOKS] });
   const reportDir = scratchDir('contract-gate-http');
   try {
-    // One of the two methods is reached: a floor of 50% is met (inclusive).
+    // Two of the three methods are reached: a floor of 50% is met.
     const run = await runCli(['run', '--target', gateway.httpUrl, '--contract', SLICE, '--grep', GREP, '--seed', '4', '--runs', '10', '--min-coverage', '50', '--report-dir', reportDir]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const got = cells(reportDir);
     for (const check of ['parse-error', 'unknown-method', 'invalid-request', 'id-types', 'batch', 'error-hygiene', 'oversized-frame']) expect(got[`(connection) × envelope.${check}`], check).toBe('pass');
     expect(got['spawn_tree.load × params.valid-accepted']).toBe('pass');
     expect(got['spawn_tree.load × result.schema']).toBe('pass');
+    // The rules bind session_id where a payload carries one: session.list takes none, so it needs no live session.
+    expect(got['session.list × params.valid-accepted']).toBe('pass');
+    expect(got['session.list × result.schema']).toBe('pass');
     expect(got['session.status × params.valid-accepted']).toMatch(/^n\/a: .*an HTTP target sends no events/);
     expect(got['topology × scenario.topology-local']).toBe('n/a: the scenario needs events over a WebSocket; the target is an HTTP endpoint');
     // The hook scenarios wait for session.info and the hook events: n/a at once, not a failure after each wait.
     const hooks = Object.entries(got).filter(([cell]) => cell.startsWith('hooks × '));
     expect(hooks.length).toBe(5);
     for (const [cell, status] of hooks) expect(status, cell).toBe('n/a: the scenario needs events over a WebSocket; the target is an HTTP endpoint');
-    // The verdict is a PASS with one method of two reached: the summary says why, beside it.
-    expect(run.stdout).toMatch(/contract-gate: 1 of 2 methods reached no success: 1 × n\/a: .*an HTTP target sends no events/);
+    // The verdict is a PASS with two methods of three reached: the summary says why, beside it.
+    expect(run.stdout).toMatch(/contract-gate: 1 of 3 methods reached no success: 1 × n\/a: .*an HTTP target sends no events/);
   } finally {
     await gateway.close();
   }
@@ -49,12 +53,12 @@ test('--min-coverage above the share of methods reached fails the gate, every ce
   const gateway = await startGateway({ contractPaths: [SLICE] });
   const reportDir = scratchDir('contract-gate-http');
   try {
-    const run = await runCli(['run', '--target', gateway.httpUrl, '--contract', SLICE, '--grep', METHODS, '--seed', '4', '--runs', '5', '--min-coverage', '51', '--report-dir', reportDir]);
+    const run = await runCli(['run', '--target', gateway.httpUrl, '--contract', SLICE, '--grep', METHODS, '--seed', '4', '--runs', '5', '--min-coverage', '67', '--report-dir', reportDir]);
     expect(run.code, run.stdout + run.stderr).toBe(1);
     expect(Object.values(cells(reportDir)).filter((status) => status === 'fail')).toEqual([]);
-    expect(run.stdout).toMatch(/contract-gate: FAIL — \d+ pass .*; coverage 1\/2 methods/);
-    expect(run.stdout).toContain('contract-gate: coverage fails the gate: 1/2 methods reached with a success (50%), below --min-coverage 51%\n');
-    expect(readFileSync(join(reportDir, 'matrix.md'), 'utf8')).toContain('FAIL: coverage 1/2 methods reached with a success (50%), below --min-coverage 51%.');
+    expect(run.stdout).toMatch(/contract-gate: FAIL — \d+ pass .*; coverage 2\/3 methods/);
+    expect(run.stdout).toContain('contract-gate: coverage fails the gate: 2/3 methods reached with a success (66%), below --min-coverage 67%\n');
+    expect(readFileSync(join(reportDir, 'matrix.md'), 'utf8')).toContain('FAIL: coverage 2/3 methods reached with a success (66%), below --min-coverage 67%.');
   } finally {
     await gateway.close();
   }
