@@ -1,6 +1,6 @@
 import type { EventFilter } from '../client/eventLog.js';
 import { describeOutcome, type Exchange, type WireEvent, HarnessError, isJsonObject, type JsonObject, type JsonValue, outcomeOf } from '../../core/index.js';
-import { type BindingRules, type BindingStep, type MethodBinding, methodBindingOf } from './bindingRules.js';
+import { type BindingRules, type BindingStep, type MethodBinding, methodBindingOf, resourcesIn } from './bindingRules.js';
 
 /** What the binder needs from a connection (the WebSocket client; HTTP targets have no events). */
 export interface RpcCaller {
@@ -87,24 +87,9 @@ function planBinding(binding: MethodBinding, payload: JsonObject): BindingPlan {
   return { base, fields };
 }
 
-const TEMPLATE_RESOURCE = /\$\{([A-Za-z0-9_]+)\./g;
-const templateResources = new Map<string, readonly string[]>();
-
-/** The resources a template names (`${name.path}`); a rule's string templates are scanned once. */
-function resourcesIn(template: JsonValue): readonly string[] {
-  if (typeof template === 'string') {
-    let names = templateResources.get(template);
-    if (!names) templateResources.set(template, (names = [...new Set(Array.from(template.matchAll(TEMPLATE_RESOURCE), (match) => match[1] as string))]));
-    return names;
-  }
-  if (Array.isArray(template)) return template.flatMap(resourcesIn);
-  return isJsonObject(template) ? Object.values(template).flatMap(resourcesIn) : [];
-}
-
 /** The resources a plan's templates name, each once. */
 function resourcesOf(plan: BindingPlan): readonly string[] {
-  if (plan.fields.length === 1) return resourcesIn((plan.fields[0] as readonly [string, JsonValue])[1]);
-  return [...new Set(plan.fields.flatMap(([, template]) => resourcesIn(template)))];
+  return plan.fields.length === 1 ? resourcesIn((plan.fields[0] as readonly [string, JsonValue])[1]) : resourcesIn(plan.fields.map(([, template]) => template));
 }
 
 function applyBinding(plan: BindingPlan, scope: Scope): BoundPayload {

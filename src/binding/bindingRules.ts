@@ -116,26 +116,16 @@ export function loadBindingRules(path: string): BindingRules {
   }
 }
 
-const namedResources = new WeakMap<MethodBinding, readonly string[]>();
+const TEMPLATE_RESOURCE = /\$\{([A-Za-z0-9_]+)\./g;
+const templateResources = new Map<string, readonly string[]>();
 
-/** Resource names a method binding refers to through its templates (bindings are data: read once each). */
-export function resourcesNamedBy(binding: MethodBinding | undefined): readonly string[] {
-  if (!binding) return [];
-  let names = namedResources.get(binding);
-  if (!names) {
-    names = scanResourceNames(binding);
-    namedResources.set(binding, names);
+/** The resource names a template refers to (`${name.path}`), each once; a rule's string templates are scanned once. */
+export function resourcesIn(template: unknown): readonly string[] {
+  if (typeof template === 'string') {
+    let names = templateResources.get(template);
+    if (!names) templateResources.set(template, (names = [...new Set(Array.from(template.matchAll(TEMPLATE_RESOURCE), (match) => match[1] as string))]));
+    return names;
   }
-  return names;
-}
-
-function scanResourceNames(binding: MethodBinding): string[] {
-  const names = new Set<string>();
-  const scan = (value: unknown): void => {
-    if (typeof value === 'string') for (const match of value.matchAll(/\$\{([A-Za-z0-9_]+)\./g)) names.add(match[1] as string);
-    else if (Array.isArray(value)) value.forEach(scan);
-    else if (isJsonObject(value)) Object.values(value).forEach(scan);
-  };
-  scan([binding.set, binding.bindIfPresent, binding.fill]);
-  return [...names];
+  if (Array.isArray(template)) return [...new Set(template.flatMap(resourcesIn))];
+  return isJsonObject(template) ? [...new Set(Object.values(template).flatMap(resourcesIn))] : [];
 }
