@@ -39,6 +39,10 @@ ${contractLines(documents)}
   // payloads are spread over the methods by their measured latency; examples and negative checks are never cut.
   // budget: '5m',
 
+  // A PASS that judged few methods is not much of one: with a floor, fewer methods answering a valid call with a
+  // success than this share of them fails the run (the verdict line says by how much).
+  // minCoverage: 90,
+
   // matrix.json/.md/.html, junit.xml, transcripts/ and replays/ go here.
   reportDir: 'contract-gate-report',
 

@@ -102,6 +102,6 @@ test("every option the starter configuration shows commented out is one the conf
   expect(uncommented).not.toBe(starter);
   writeFileSync(join(dir, 'contract-gate.config.mjs'), uncommented);
   const loaded = await loadConfigFile(join(dir, 'contract-gate.config.mjs'));
-  expect(loaded.options).toMatchObject({ target: 'wss://staging.example.com/api/ws', tokenEnv: 'GATEWAY_TOKEN', seed: 1, budget: 300_000 });
+  expect(loaded.options).toMatchObject({ target: 'wss://staging.example.com/api/ws', tokenEnv: 'GATEWAY_TOKEN', seed: 1, budget: 300_000, minCoverage: 90 });
   expect(loaded.projects['staging']).toMatchObject({ maxInFlight: 2, budget: 300_000, tokenEnv: 'STAGING_GATEWAY_TOKEN' });
 });
