@@ -16,8 +16,13 @@ function reasonOf(method: string, detail: string): string {
   let clause = general.split('; ')[0] ?? general;
   // A parenthesis the cut at '; ' left open is an aside: dropped.
   if ((clause.match(/\(/g) ?? []).length > (clause.match(/\)/g) ?? []).length) clause = clause.slice(0, clause.lastIndexOf(' ('));
-  // A long reason is a chain of causes: its start says what failed, its end the innermost why.
-  return clause.length > REASON_CHARS ? `${clause.slice(0, REASON_HEAD)} … ${clause.slice(-(REASON_CHARS - REASON_HEAD - 3))}` : clause;
+  // A long reason is a chain of causes: its start says what failed, its end the innermost why (cut between words).
+  if (clause.length <= REASON_CHARS) return clause;
+  const head = clause.slice(0, REASON_HEAD);
+  const tail = clause.slice(-(REASON_CHARS - REASON_HEAD - 3));
+  const headEnd = head.lastIndexOf(' ');
+  const tailStart = tail.indexOf(' ');
+  return `${headEnd > 0 ? head.slice(0, headEnd) : head} … ${tailStart >= 0 && tailStart < tail.length - 1 ? tail.slice(tailStart + 1) : tail}`;
 }
 
 /**
