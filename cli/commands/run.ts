@@ -5,9 +5,8 @@ import { setAsideAllureResults } from '../../src/report/allureResults.js';
 import { parseBaseline } from '../../src/report/baseline.js';
 import type { Matrix } from '../../src/report/matrixTypes.js';
 import { parseMatrixJson } from '../../src/report/renderJson.js';
-import { budgetOverrunSentence, runsSentence } from '../../src/report/runsText.js';
-import { coverageShortfall, shortfallText } from '../../src/report/coverageGate.js';
-import { unreachedSentence } from '../../src/report/coverageText.js';
+import { budgetOverrunSentence } from '../../src/report/runsText.js';
+import { factLines, gateLines } from '../../src/report/verdictLines.js';
 import { decideRunConfig } from '../../src/config/decideRunConfig.js';
 import { loadRunSettings } from '../../src/config/loadRunSettings.js';
 import type { RunSettings } from '../../src/config/optionTable.js';
@@ -126,36 +125,16 @@ function warnUnmatchedBaseline(baselinePath: string, matrix: Matrix): void {
 
 /** The exit code from the matrix the run wrote (the gate's source of truth) and the runner's own exit code. */
 function verdictOf(matrix: Matrix, reportDir: string, runnerExit: number, budgetOverrun: string | undefined): number {
-  const { summary, coverage } = matrix;
-  if (matrix.targetDown) {
-    const down = matrix.targetDown;
-    process.stdout.write(`contract-gate: ${down.kind === 'slow' ? 'TARGET SLOW' : 'TARGET DOWN'} after ${down.subject} × ${down.check}: ${down.frame}\n`);
-    if (down.replay) process.stdout.write(`contract-gate: replay: npx contract-gate replay ${join(reportDir, down.replay)} --target URL\n`);
-  }
-  // Cells that never ran leave the gate without an answer: that is never a pass.
-  const word = matrix.verdict === 'fail' ? 'FAIL' : summary.notRun > 0 ? 'INCOMPLETE' : 'PASS';
-  if (matrix.traffic) {
-    const { requestsSent, peakInFlight, timeouts } = matrix.traffic;
-    process.stdout.write(`contract-gate: traffic — ${requestsSent} requests sent, peak ${peakInFlight} in flight per worker, ${timeouts} timed out\n`);
-  }
-  if (matrix.runs) process.stdout.write(`contract-gate: ${runsSentence(matrix.runs)}\n`);
+  const { summary } = matrix;
+  const say = (line: string): void => void process.stdout.write(`contract-gate: ${line}\n`);
+  factLines(matrix, reportDir).forEach(say);
   const cache = validatorCacheActivity();
   // A cold cache is what makes a run on a fresh CI machine slower than the same run on a laptop: said, with the cure.
   if (cache.dir !== undefined && cache.stored > 0) {
-    process.stdout.write(`contract-gate: validator cache: ${cache.stored} validators compiled and kept in ${cache.dir} (${cache.loaded} loaded from it); later runs load them: keep that folder between CI jobs (docs/ci-gate.md)\n`);
+    say(`validator cache: ${cache.stored} validators compiled and kept in ${cache.dir} (${cache.loaded} loaded from it); later runs load them: keep that folder between CI jobs (docs/ci-gate.md)`);
   }
-  if (budgetOverrun) process.stdout.write(`contract-gate: ${budgetOverrun}\n`);
-  process.stdout.write(
-    `contract-gate: ${word} — ${summary.pass} pass (${summary.passWithoutEvidence ?? 0} with no evidence), ${summary.fail} fail, ${summary.flaky ?? 0} flaky, ${summary.knownFail} known, ${summary.stale} stale, ${summary.na} n/a, ${summary.notRun} not run; ` +
-      `coverage ${coverage.reached.length}/${coverage.methods} methods${coverage.events?.total ? `, ${coverage.events.seen.length}/${coverage.events.total} events` : ''}${coverage.serverRequests?.total ? `, ${coverage.serverRequests.seen.length}/${coverage.serverRequests.total} server requests` : ''}; matrix ${join(reportDir, 'matrix.md')}\n`,
-  );
-  const shortfall = coverageShortfall(matrix);
-  if (shortfall) process.stdout.write(`contract-gate: coverage fails the gate: ${shortfallText(shortfall)}\n`);
-  const unreached = unreachedSentence(matrix);
-  if (unreached) process.stdout.write(`contract-gate: ${unreached}\n`);
-  for (const cell of matrix.cells.filter((c) => c.status === 'flaky')) {
-    process.stdout.write(`contract-gate: flaky after ${cell.attempts ?? '?'} attempts: ${cell.method} × ${cell.check}${matrix.failOnFlaky ? ' (fails the gate: --fail-on-flaky)' : ''}\n`);
-  }
+  if (budgetOverrun) say(budgetOverrun);
+  gateLines(matrix, reportDir).forEach(say);
   if (matrix.verdict === 'fail' || matrix.targetDown) return EXIT.FAILED;
   if (summary.notRun > 0) {
     process.stderr.write(`contract-gate: ${summary.notRun} cell(s) did not run (the runner exited ${runnerExit}); see the output above\n`);

@@ -81,7 +81,7 @@ test('a known failure in the baseline passes the gate; a baseline entry that pas
 test('two shards merged give the same matrix as one unsharded run with the same seed, with the runs per method each made under the budget', async () => {
   const grep = '@method:session\\.(list|title|status|usage)';
   // A budget the four methods fit in: every shard reports its runs per method, and the merge all of them.
-  const args = [...SLICE, '--grep', grep, '--seed', '11', '--budget', '2m'];
+  const args = [...SLICE, '--grep', grep, '--seed', '11', '--budget', '2m', '--min-coverage', '100'];
   const whole = tmp();
   const [one, two] = [tmp(), tmp()];
   const results = await Promise.all([
@@ -93,6 +93,11 @@ test('two shards merged give the same matrix as one unsharded run with the same 
   const merged = tmp();
   const merge = await runCli(['merge', one, two, '--report-dir', merged]);
   expect(merge.code, merge.stdout + merge.stderr).toBe(0);
+  // Each shard leaves the coverage floor to the merge, which says its verdict as a run does.
+  for (const shard of results.slice(1)) expect(shard.stdout).toContain('contract-gate: --min-coverage 100% is for the whole run: `contract-gate merge` holds the merged matrix to it, not this shard\n');
+  expect(results[0]?.stdout).not.toContain('is for the whole run');
+  expect(merge.stdout).toMatch(/^contract-gate merge: PASS — \d+ pass .*; coverage 4\/4 methods; matrix .*matrix\.md$/m);
+  expect((JSON.parse(readFileSync(join(merged, 'matrix.json'), 'utf8')) as Matrix).minCoverage).toBe(100);
   expect(cells(merged)).toEqual(cells(whole));
   expect(Object.keys(cells(whole)).length).toBe(40);
   const runsOf = (dir: string) => {
