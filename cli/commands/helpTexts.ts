@@ -100,8 +100,10 @@ Examples:
 `;
 
 export const MERGE_HELP = `
-Every shard must run with the same --seed, target and contracts (the merge refuses otherwise).
-Exit codes: 0 the merged matrix passes; 1 a check failed or a baseline entry is stale; 2 the merge failed.
+Every shard must run with the same --seed, target, contracts and --min-coverage (the merge refuses otherwise); the
+coverage floor is applied to the merged matrix, never to a shard's. The merge prints the merged verdict as run does.
+Exit codes: 0 the merged matrix passes; 1 a check failed, a baseline entry is stale, a cell is flaky under
+--fail-on-flaky, or fewer methods were reached than --min-coverage asks; 2 the merge failed.
 
 Example (four machines, then one merge job):
   npx contract-gate run --shard 1/4 --seed 42 --report-dir blob-1   # … 2/4, 3/4, 4/4 on other machines
