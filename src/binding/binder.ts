@@ -1,4 +1,5 @@
 import type { EventFilter } from '../client/eventLog.js';
+import { causedByNoEvents } from '../client/noEvents.js';
 import { describeOutcome, type Exchange, type WireEvent, HarnessError, isJsonObject, type JsonObject, type JsonValue, outcomeOf } from '../../core/index.js';
 import { type BindingRules, type BindingStep, type MethodBinding, methodBindingOf, resourcesIn } from './bindingRules.js';
 
@@ -113,14 +114,20 @@ export class Binder {
   /** Every setup exchange, in order (attached to failure reports). */
   readonly setup: Exchange[] = [];
 
+  /**
+   * @param impossible resources that cannot be made over this caller at all (a step waits for an event on a connection
+   * that delivers none), with the error that said so: shared with forks, so that no case tries them again (each try
+   * would make its setup calls on the target for nothing)
+   */
   constructor(
     readonly rules: BindingRules,
     private readonly caller: RpcCaller,
     private readonly timeoutMs = 10_000,
+    private readonly impossible = new Map<string, unknown>(),
   ) {}
 
   fork(): Binder {
-    return new Binder(this.rules, this.caller, this.timeoutMs);
+    return new Binder(this.rules, this.caller, this.timeoutMs, this.impossible);
   }
 
   methodBinding(method: string): MethodBinding | undefined {
@@ -128,14 +135,18 @@ export class Binder {
   }
 
   resource(name: string): Promise<JsonObject> {
+    if (this.impossible.has(name)) return Promise.reject(this.impossible.get(name));
     let pending = this.made.get(name);
     if (!pending) {
       pending = this.create(name);
       this.made.set(name, pending);
-      // A failed resource is not cached: the next case tries again.
+      // A failed resource is not cached: the next case tries again, unless no try can succeed.
       pending.then(
         (made) => this.ready.set(name, made),
-        () => this.made.delete(name),
+        (error: unknown) => {
+          this.made.delete(name);
+          if (causedByNoEvents(error)) this.impossible.set(name, error);
+        },
       );
     }
     return pending;

@@ -1,5 +1,6 @@
 import { type Exchange, type WireEvent, HarnessError, type JsonValue, outcomeOf, RpcError } from '../../core/index.js';
 import type { EventFilter, EventLog } from './eventLog.js';
+import { NoEventsError } from './noEvents.js';
 import { openConnection } from './openConnection.js';
 import type { Redactor } from './redact.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type RpcClientOptions } from './rpcClientOptions.js';
@@ -115,7 +116,7 @@ export class RpcClient {
     // Over HTTP nothing arrives unasked: a wait could only end in its timeout, so it ends now, saying why.
     if (this.protocol.transport.kind === 'http') {
       const what = [filter.type ?? 'event', filter.sessionId ? `for session ${filter.sessionId}` : ''].filter(Boolean).join(' ');
-      return Promise.reject(new HarnessError('EVENT_TIMEOUT', `no ${what} can arrive: an HTTP target sends no events (one POST per request, its body the answer)`));
+      return Promise.reject(new NoEventsError(what));
     }
     return this.events.waitFor(filter, timeoutMs);
   }

@@ -2,6 +2,8 @@ import { expect, test } from './helpers/test.js';
 import fc from 'fast-check';
 import type { Exchange, JsonObject, JsonValue } from '../../core/index.js';
 import { Binder, type RpcCaller } from '../../src/binding/binder.js';
+import { NoEventsError } from '../../src/client/noEvents.js';
+import { HarnessError } from '../../core/index.js';
 import { parseBindingRules } from '../../src/binding/bindingRules.js';
 import { expectEqual } from './helpers/fastExpect.js';
 
@@ -15,12 +17,14 @@ const RULES = parseBindingRules(
   {
     resources: {
       session: { steps: [{ call: 'session.create', params: {}, as: 'create' }], provides: { runtimeId: '${create.session_id}' } },
+      announced: { steps: [{ call: 'session.create', params: {}, as: 'create' }, { waitEvent: 'session.info', session: '${create.session_id}' }], provides: { runtimeId: '${create.session_id}' } },
       tree: { steps: [{ call: 'tree.save', params: {}, as: 'saved' }], provides: { path: '${saved.path}' } },
     },
     methods: {
       'session.status': { fill: { session_id: '${session.runtimeId}' } },
       'tree.load': { set: { path: '${tree.path}' }, bindIfPresent: { session_id: '${session.runtimeId}' } },
       'set.then.fill': { set: { owner: '${session.runtimeId}' }, fill: { owner: '${tree.path}' } },
+      'needs.announced': { set: { session_id: '${announced.runtimeId}' } },
     },
     otherMethods: { bindIfPresent: { session_id: '${session.runtimeId}' } },
   },
@@ -87,4 +91,17 @@ test('property: the bound payload is the same whether the resources existed befo
     }),
     { numRuns: 200 },
   );
+});
+
+test('a resource that waits for an event on a connection that delivers none is tried once, for every case and fork; another failure is tried again', async () => {
+  for (const [failure, triesPerCase] of [
+    [new NoEventsError('session.info'), false],
+    [new HarnessError('EVENT_TIMEOUT', 'no session.info arrived within 10 ms'), true],
+  ] as const) {
+    const { caller, calls } = recordingCaller();
+    const binder = new Binder(RULES, { ...caller, waitForEvent: () => Promise.reject(failure) });
+    const attempts = [binder, binder, binder.fork(), binder.fork().fork()];
+    for (const attempt of attempts) await expect(attempt.bindTraced('needs.announced', {}), failure.message).rejects.toThrow(/\[BINDING_FAILED\] setup waited for session\.info of session s\d+: /);
+    expect(calls.length, failure.message).toBe(triesPerCase ? attempts.length : 1);
+  }
 });
