@@ -40,7 +40,7 @@ export class HttpTransport extends TransportEvents implements Transport {
     const key = replyTo ?? Symbol('post');
     const controller = new AbortController();
     this.posts.set(key, controller);
-    void this.post(text, replyTo, controller.signal).finally(() => this.posts.delete(key));
+    void this.post(text, key, replyTo, controller.signal).finally(() => this.posts.delete(key));
   }
 
   cancel(replyTo: number): void {
@@ -63,7 +63,7 @@ export class HttpTransport extends TransportEvents implements Transport {
     this.emitClose(info);
   }
 
-  private async post(text: string, replyTo: number | undefined, signal: AbortSignal): Promise<void> {
+  private async post(text: string, key: number | symbol, replyTo: number | undefined, signal: AbortSignal): Promise<void> {
     let body: string;
     let sent = false;
     try {
@@ -87,6 +87,9 @@ export class HttpTransport extends TransportEvents implements Transport {
       return;
     }
     if (signal.aborted) return;
+    // The POST is over: the protocol cancels every answered request, and aborting a finished fetch only builds an
+    // AbortError for nothing.
+    this.posts.delete(key);
     // A notification's POST answers with an empty body (204): nothing to pass on.
     if (replyTo !== undefined || body.length > 0) this.emitFrame({ text: body, ...(replyTo !== undefined ? { replyTo } : {}) });
   }
