@@ -18,7 +18,14 @@ export interface OpenedConnection {
 }
 
 /** A transport as it is being opened: HTTP has nothing to wait for. */
-type OpeningTransport = Transport & { readonly opened?: Promise<void>; readonly closedWith: TransportClose | undefined };
+type OpeningTransport = Transport & {
+  readonly opened?: Promise<void>;
+  readonly closedWith: TransportClose | undefined;
+  /** Set when the transport continues a target an earlier connection started: the first event it sent then. */
+  readonly resumed?: { ready: WireEvent | undefined; pid: number | undefined };
+  /** Keeps the first event for a later connection that continues the same target. */
+  rememberReady?(ready: WireEvent | undefined): void;
+};
 
 export type ConnectionOptions = Omit<RpcClientOptions, 'url'> & { target: string; kind: TargetKind };
 
@@ -46,6 +53,7 @@ function createTransport(options: ConnectionOptions, credentials: ConnectionCred
       label: redactor.redact(`stdio:${commandLine}`),
       maxFrameBytes,
       closeGraceMs: options.stdio?.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS,
+      reuse: options.stdio?.reuse ?? false,
       ...(options.stdio?.cwd !== undefined ? { cwd: options.stdio.cwd } : {}),
       env: { ...options.stdio?.env, ...credentials.env },
     });
@@ -81,6 +89,12 @@ export async function openConnection(options: ConnectionOptions): Promise<Opened
   if (options.kind === 'http') return { protocol, ready: undefined };
   const shown = transport.label;
   transcript.record('--', protocol.name, `connect ${shown}`);
+  const { resumed } = transport;
+  if (resumed) {
+    // The target already sent its first event, to the connection that started it: that event stands for this one too.
+    transcript.record('--', protocol.name, `continues the process an earlier connection started (pid ${resumed.pid ?? '?'})${resumed.ready ? `; its first event was ${resumed.ready.type}` : ''}`);
+    return { protocol, ready: resumed.ready };
+  }
   await transport.opened;
   const refusal = auth.refuse?.({ transport: options.kind, selectedProtocol: transport.selectedProtocol });
   if (refusal !== undefined) {
@@ -94,6 +108,7 @@ export async function openConnection(options: ConnectionOptions): Promise<Opened
     // A gateway that refuses the token accepts the upgrade and then closes (4401): that is not a connection.
     ready = await Promise.race([protocol.events.waitFor({ type: readyEvent }, readyTimeoutMs).catch(() => undefined), protocol.closed.then(() => undefined)]);
   }
+  transport.rememberReady?.(ready);
   const early = protocol.closeState;
   const ended = transport.closedWith;
   if (early && ended?.description) {

@@ -43,6 +43,11 @@ export interface StdioOptions {
   env?: Record<string, string>;
   /** How long a closing child may take to exit after its stdin ended, before SIGTERM (default 2 s). */
   closeGraceMs?: number;
+  /**
+   * Continue a child an earlier connection of the same command line left running, and leave this one's running
+   * when it closes with nothing outstanding (every request answered): one start-up for many connections. Default: off.
+   */
+  reuse?: boolean;
 }
 
 export interface RpcClientOptions extends ProtocolOptions {

@@ -53,6 +53,10 @@ export class RpcProtocol {
   private readonly queued = new Set<AbortController>();
   private counter = 0;
   private serials = 0;
+  /** A request timed out: its answer may still come. */
+  private lateAnswerPossible = false;
+  /** Frames sent as is (junk, notifications): what they provoke is not tracked. */
+  private rawFrames = 0;
   private closeInfo: CloseInfo | undefined;
   private transcribedEvents = 0;
   /** The long frame being handled and its cut: the transcript and the exchange share one copy of it. */
@@ -147,6 +151,7 @@ export class RpcProtocol {
 
   /** Sends text as is (junk frames, notifications). */
   sendRaw(text: string): void {
+    this.rawFrames++;
     this.send(text);
   }
 
@@ -155,9 +160,18 @@ export class RpcProtocol {
     return this.stray.next(timeoutMs, this.isOpen);
   }
 
-  /** Clean close; resolves once the transport finished closing. */
+  /**
+   * Nothing this connection started can still arrive: every request answered in time, no frame sent as is, no
+   * stray frame, every server request answered. Only then may a transport hand its target to the next connection.
+   */
+  get quiet(): boolean {
+    return this.pending.size === 0 && this.queued.size === 0 && !this.lateAnswerPossible && this.rawFrames === 0 && this.stray.frames.length === 0 && this.stray.dropped === 0 && this.server.unanswered === 0;
+  }
+
+  /** Clean close; resolves once the transport finished closing (or, when it can and the connection is quiet, kept its target for the next one). */
   async close(code = 1000, reason = ''): Promise<CloseInfo> {
     if (this.closeInfo) return this.closeInfo;
+    if (this.quiet && this.transport.keepForReuse?.()) return this.closed;
     await this.transport.close(code, reason);
     return this.closed;
   }
@@ -182,6 +196,7 @@ export class RpcProtocol {
         timer: undefined,
       };
       entry.timer = this.clock.setTimeout(() => {
+        this.lateAnswerPossible = true;
         this.settle(entry, { failure: { code: 'REQUEST_TIMEOUT', message: `[REQUEST_TIMEOUT] ${request.method} did not answer within ${timeoutMs} ms` } });
       }, timeoutMs);
       this.answered.forget(request.id, entry.key);

@@ -68,6 +68,8 @@ export class ServerRequests {
   readonly log: ServerRequestRecord[] = [];
   /** Server requests beyond those, counted only (they are answered all the same). */
   dropped = 0;
+  /** Server requests the client has not answered (yet, or ever: ignored ones). */
+  unanswered = 0;
 
   constructor(private readonly options: ServerRequestsOptions) {}
 
@@ -76,6 +78,7 @@ export class ServerRequests {
     const record: ServerRequestRecord = { frame, id: frame['id'] as JsonValue, method, receivedAt: this.options.clock.now(), status: 'open' };
     if (this.log.length < MAX_SERVER_REQUESTS_KEPT) this.log.push(record);
     else this.dropped++;
+    this.unanswered++;
     const { handler } = this.options;
     if (!handler) {
       if (this.options.unhandled === 'ignore') record.status = 'ignored';
@@ -122,6 +125,7 @@ export class ServerRequests {
   }
 
   private answer(record: ServerRequestRecord, status: ServerRequestStatus, answer: ServerRequestAnswer): void {
+    this.unanswered--;
     record.status = status;
     record.answer = answer;
     record.answeredAt = this.options.clock.now();

@@ -29,6 +29,11 @@ export interface Transport {
   send(text: string, replyTo?: number): void;
   /** The protocol no longer waits for the answer to `replyTo` (it timed out): the transport may drop it. */
   cancel?(replyTo: number): void;
+  /**
+   * Ends this connection but leaves the target running for the next connection (a spawned child kept for reuse);
+   * false when the transport cannot, and then nothing was done. Called only for a connection with nothing outstanding.
+   */
+  keepForReuse?(): boolean;
   /** Clean close (WebSocket close frame; a child: end of stdin, then SIGTERM after a grace period). */
   close(code?: number, reason?: string): Promise<void>;
   /** Abnormal drop: no close handshake (the peer sees 1006; a child is killed). */

@@ -5,7 +5,7 @@ import { REPO, runCli } from './helpers/cliRunner.js';
 import { scratchDir } from './helpers/scratchDir.js';
 
 // `--target stdio:'<command>'`: the harness spawns the gateway and speaks newline-delimited JSON-RPC on its
-// stdin/stdout, one process per connection, as the Hermes TUI spawns tui_gateway.entry.
+// stdin/stdout, as the Hermes TUI spawns tui_gateway.entry: one process per lane, continued from one method run to the next.
 test.describe.configure({ mode: 'parallel', timeout: 180_000 });
 
 const SLICE = join(REPO, 'profiles/hermes/contracts/session-lifecycle.openrpc.json');
@@ -34,4 +34,38 @@ test('a faulty stdio gateway fails the check its fault breaks', async () => {
   expect(run.code, run.stdout + run.stderr).toBe(1);
   const failing = Object.entries(cells(reportDir)).filter(([, status]) => status === 'fail').map(([cell]) => cell);
   expect(failing).toEqual(['session.status × envelope.jsonrpc-version']);
+});
+
+/** The process ids a run's method-run transcripts started and continued (`-- [m1] continues the process … (pid N)`). */
+function processesOf(reportDir: string, methods: string[]): { started: number; continued: number; pids: Set<string> } {
+  let started = 0;
+  let continued = 0;
+  const pids = new Set<string>();
+  for (const method of methods) {
+    const text = readFileSync(join(reportDir, 'transcripts', `${method}.txt`), 'utf8');
+    const resumed = /continues the process an earlier connection started \(pid (\d+)\)/.exec(text);
+    const kept = /closed \(the process \(pid (\d+)\) was kept running/.exec(text);
+    if (resumed) continued++;
+    else started++;
+    for (const match of [resumed, kept]) if (match?.[1]) pids.add(match[1]);
+  }
+  return { started, continued, pids };
+}
+
+test('method runs continue the process an earlier method run left running; --no-stdio-reuse starts one per method run', async () => {
+  const methods = ['session.list', 'session.status', 'session.usage', 'session.title'];
+  const grep = methods.map((method) => `@method:${method.replace('.', '\\.')}(?=\\s|$)`).join('|');
+  const args = (reportDir: string, ...extra: string[]): string[] => ['run', '--target', serveStdio(), '--contract', SLICE, '--grep', grep, '--seed', '4', '--runs', '10', '--workers', '1', '--report-dir', reportDir, ...extra];
+  const reused = scratchDir('contract-gate-stdio');
+  const run = await runCli(args(reused));
+  expect(run.code, run.stdout + run.stderr).toBe(0);
+  const shared = processesOf(reused, methods);
+  expect(shared, 'one lane: the first method run starts the process, the others continue it').toMatchObject({ started: 1, continued: methods.length - 1 });
+  expect(shared.pids.size).toBe(1);
+
+  const fresh = scratchDir('contract-gate-stdio');
+  const apart = await runCli(args(fresh, '--no-stdio-reuse'));
+  expect(apart.code, apart.stdout + apart.stderr).toBe(0);
+  expect(processesOf(fresh, methods)).toMatchObject({ started: methods.length, continued: 0 });
+  expect(cells(fresh), 'the same verdicts either way').toEqual(cells(reused));
 });

@@ -27,7 +27,7 @@ export const RUN_OPTIONS = {
   },
   target: {
     type: text('url'),
-    help: "gateway to test: ws(s)://host:port/api/ws, http(s)://host:port/api/rpc, or stdio:'<command>' (newline-delimited JSON-RPC on a spawned command's stdin/stdout, one process per connection)",
+    help: "gateway to test: ws(s)://host:port/api/ws, http(s)://host:port/api/rpc, or stdio:'<command>' (newline-delimited JSON-RPC on a spawned command's stdin/stdout; a process serves one connection at a time, see --no-stdio-reuse)",
     commands: ['run'],
     defaultFrom: { text: 'start the embedded reference gateway', by: 'run' },
     field: false,
@@ -122,6 +122,13 @@ export const RUN_OPTIONS = {
     commands: ['run'],
     defaultFrom: { text: 'unlimited', by: 'unset' },
     field: 'ratePerSecond',
+  },
+  stdioReuse: {
+    type: flag(),
+    help: 'on a stdio: target, start a process for every connection; by default a connection that ended with every request answered in time leaves its process running for the next method run, so the target starts once per lane instead of once per method',
+    commands: ['run'],
+    negate: true,
+    default: true,
   },
   requestTimeout: { type: duration(100), help: 'per-request timeout', commands: ['run'], default: 5000, field: 'requestTimeoutMs' },
   drainLimit: {

@@ -6,7 +6,8 @@
 // Methods: echo (result = params), notify (an event, then the answer), stderr (two stderr lines, then the
 // answer), ask (a server→client request; the answer is its result or error), crash (exit 3 without
 // answering), kill-self (SIGKILL without answering), huge (a result of params.bytes characters),
-// env (result = the value of the variable params.name).
+// env (result = the value of the variable params.name), pid (result = this process's id), ask-later (answers,
+// then sends a server→client request params.ms later), notify-later (answers, then an event params.ms later).
 import { createInterface } from 'node:readline';
 
 const args = process.argv.slice(2);
@@ -50,6 +51,14 @@ function onRequest(request) {
       return undefined;
     case 'huge':
       return send({ jsonrpc: '2.0', id, result: 'x'.repeat(params.bytes) });
+    case 'pid':
+      return send({ jsonrpc: '2.0', id, result: process.pid });
+    case 'ask-later':
+      setTimeout(() => send({ jsonrpc: '2.0', id: `late${++serverIds}`, method: 'confirm', params: null }), params.ms);
+      return send({ jsonrpc: '2.0', id, result: 'later' });
+    case 'notify-later':
+      setTimeout(() => send({ jsonrpc: '2.0', method: 'event', params: { type: 'echo.later', session_id: 's', seq: 2, payload: null } }), params.ms);
+      return send({ jsonrpc: '2.0', id, result: 'later' });
     case 'env':
       return send({ jsonrpc: '2.0', id, result: process.env[params.name] ?? null });
     default:
