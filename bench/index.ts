@@ -13,7 +13,9 @@
  *   (bench/fuzz.ts);
  * - `contract-gate --help` start-up, and a default `contract-gate run` on the session-lifecycle document with each
  *   runner (the engine, then `--runner playwright`): wall time, CPU and peak memory of the process tree and of its
- *   largest process (BENCH_FULL=1 adds the full Hermes document).
+ *   largest process (BENCH_FULL=1 adds the full Hermes document);
+ * - the same document against a target spawned over stdio, its processes continued between method runs and one per
+ *   connection: wall time, CPU of the tree with the targets, processes started.
  *
  * Every benchmark imports the compiled JavaScript in dist/ (what `contract-gate` runs), not the TypeScript sources:
  * tsx's transform wraps every function in a name-keeping helper that costs the gateway about 8% of its CPU.
@@ -21,7 +23,7 @@
  * Writes bench-results/bench.md. BENCH_SECONDS sets the seconds per gateway cell (default 2). BENCH_GATEWAY_BASELINE
  * and BENCH_PROXY_BASELINE name a checkout of another build (dist/ built) measured in the same rounds.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchSubject, ENGINE_GOALS, engineTimeShare, SUBJECTS } from './fuzz.js';
@@ -67,6 +69,46 @@ async function defaultRun(contract: string, goalSeconds: number): Promise<Line[]
     { measure: `default run / --runner playwright, ${name}: CPU of the process tree`, value: `${times(engine.cpuMs / playwright.cpuMs)} (${(engine.cpuMs / 1000).toFixed(1)} s / ${(playwright.cpuMs / 1000).toFixed(1)} s)`, goal: 'reported', met: undefined },
     { measure: `default run, ${name}: peak RSS of the largest process (--runner playwright: ${playwright.peakProcessRssMb.toFixed(0)} MB)`, value: `${engine.peakProcessRssMb.toFixed(0)} MB`, goal: '≤ 300 MB', met: engine.peakProcessRssMb <= 300 },
     { measure: `default run, ${name}: peak RSS of the process tree (--runner playwright: ${playwright.peakTreeRssMb.toFixed(0)} MB)`, value: `${engine.peakTreeRssMb.toFixed(0)} MB`, goal: 'reported', met: undefined },
+  ];
+}
+
+/** Target processes a run started: its transcripts' stdio connections less those that continued a running process. */
+function processStarts(reportDir: string): number {
+  let starts = 0;
+  for (const name of readdirSync(join(reportDir, 'transcripts'))) {
+    const text = readFileSync(join(reportDir, 'transcripts', name), 'utf8');
+    starts += (text.match(/^-- \[[^\]]+\] connect stdio:/gm) ?? []).length - (text.match(/^-- \[[^\]]+\] continues the process /gm) ?? []).length;
+  }
+  return starts;
+}
+
+/**
+ * A default run of `contract` against `contract-gate serve --stdio` (a target the harness spawns), with the processes
+ * continued from one method run to the next (the default) and with one process per connection (--no-stdio-reuse),
+ * one after the other: wall time, the CPU of the whole process tree (the spawned targets included) and the starts.
+ */
+async function stdioRun(contract: string): Promise<Line[]> {
+  const name = contract.split('/').pop();
+  const target = `stdio:node ${join(REPO, 'bin', 'contract-gate.js')} serve --stdio --contract ${contract}`;
+  const run = async (label: string, extra: string[]): Promise<TreeRun & { starts: number }> => {
+    const reportDir = join(OUT, `bench-stdio-${label}`);
+    const measured = await runMeasured([join(REPO, 'bin', 'contract-gate.js'), 'run', '--target', target, '--contract', contract, '--seed', '1', '--report-dir', reportDir, ...extra], { cwd: REPO, env: { CI: 'true' } });
+    return { ...measured, starts: processStarts(reportDir) };
+  };
+  const reused = await run('reuse', []);
+  const apart = await run('per-connection', ['--no-stdio-reuse']);
+  const summaryOf = (stdout: string): string | undefined => /(?:PASS|FAIL) — .*?(?=; matrix |$)/m.exec(stdout)?.[0];
+  const same = summaryOf(reused.stdout) !== undefined && summaryOf(reused.stdout) === summaryOf(apart.stdout);
+  const seconds = (ms: number): string => (ms / 1000).toFixed(1);
+  return [
+    {
+      measure: `run over stdio, ${name}: wall, processes continued (default) / one per connection (--no-stdio-reuse; ${seconds(reused.wallMs)} s / ${seconds(apart.wallMs)} s, exit ${reused.code} / ${apart.code})`,
+      value: times(reused.wallMs / apart.wallMs),
+      goal: 'reported; same summary line',
+      met: same,
+    },
+    { measure: `run over stdio, ${name}: CPU of the process tree, targets included, continued / one per connection (${seconds(reused.reapedCpuMs)} s / ${seconds(apart.reapedCpuMs)} s)`, value: times(reused.reapedCpuMs / apart.reapedCpuMs), goal: 'reported', met: undefined },
+    { measure: `run over stdio, ${name}: target processes the transcripts' connections started, continued / one per connection`, value: `${reused.starts} / ${apart.starts}`, goal: 'reported', met: undefined },
   ];
 }
 
@@ -132,6 +174,7 @@ async function main(): Promise<void> {
   }
   lines.push(...(await helpStart()));
   lines.push(...(await defaultRun('profiles/hermes/contracts/session-lifecycle.openrpc.json', 8)));
+  lines.push(...(await stdioRun('profiles/hermes/contracts/session-lifecycle.openrpc.json')));
   if (process.env['BENCH_FULL']) lines.push(...(await defaultRun('profiles/hermes/contracts/gateway.openrpc.json', 15)));
 
   const mark = (met: boolean | undefined): string => (met === undefined ? '' : met ? 'met' : 'MISSED');

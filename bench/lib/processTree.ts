@@ -10,6 +10,11 @@ export interface TreeRun {
   readonly peakProcessRssMb: number;
   /** CPU time (user + system) of every process of the tree, summed, as last sampled (Linux: /proc/<pid>/stat). */
   readonly cpuMs: number;
+  /**
+   * CPU time of the tree counted exactly, short-lived processes included (which the samples miss): what this process's
+   * reaped children used during the run (cutime + cstime of /proc/self/stat). Only meaningful for runs one at a time.
+   */
+  readonly reapedCpuMs: number;
   readonly stdout: string;
 }
 
@@ -24,6 +29,13 @@ export function cpuOf(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** cutime + cstime of this process: the CPU its reaped children (and theirs) used, in milliseconds. */
+function reapedChildrenCpu(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) * TICK_MS;
 }
 
 /** The highest resident set size the process has had so far, in MiB (Linux: VmHWM of /proc/<pid>/status). */
@@ -70,6 +82,7 @@ function treeOf(root: number): Array<{ pid: number; rssKb: number }> {
 /** Runs `node <args>` and samples the memory of its whole process tree (the CLI, Playwright's runner and workers). */
 export function runMeasured(args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<TreeRun> {
   const started = performance.now();
+  const reapedBefore = reapedChildrenCpu();
   const child = spawn(process.execPath, [...args], { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'inherit'] });
   let peakKb = 0;
   let peakProcessKb = 0;
@@ -92,7 +105,8 @@ export function runMeasured(args: readonly string[], options: { cwd: string; env
     child.on('close', (code) => {
       clearInterval(sampler);
       const cpuMs = [...cpu.values()].reduce((sum, one) => sum + one, 0);
-      resolve({ code: code ?? -1, wallMs: performance.now() - started, peakTreeRssMb: peakKb / 1024, peakProcessRssMb: peakProcessKb / 1024, cpuMs, stdout });
+      const reapedCpuMs = reapedChildrenCpu() - reapedBefore;
+      resolve({ code: code ?? -1, wallMs: performance.now() - started, peakTreeRssMb: peakKb / 1024, peakProcessRssMb: peakProcessKb / 1024, cpuMs, reapedCpuMs, stdout });
     });
   });
 }
