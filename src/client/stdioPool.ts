@@ -13,8 +13,8 @@ interface Parked extends ParkedChild {
   graceMs: number;
 }
 
-/** Children kept per command line: more lanes than this start processes of their own. */
-const MAX_PARKED_PER_KEY = 8;
+/** Children kept at once, whatever their command lines: more lanes than this start processes of their own. */
+const MAX_PARKED = 8;
 /** A parked child nobody takes within this is closed. */
 const PARKED_IDLE_MS = 10_000;
 
@@ -39,10 +39,14 @@ export class StdioPool {
     return undefined;
   }
 
-  /** Keeps `child` for the next connection of `key`; false when the pool is full (the caller closes it). */
+  /**
+   * Keeps `child` for the next connection of `key`; false when the pool is full (the caller closes it). The bound is
+   * on all keys together: connections whose environments differ (a credential per connection) never share a child,
+   * and must not pile up children nobody takes.
+   */
   park(key: string, parked: ParkedChild, graceMs: number): boolean {
     const waiting = this.parked.get(key) ?? [];
-    if (waiting.length >= MAX_PARKED_PER_KEY || !parked.child.isRunning) return false;
+    if (this.size >= MAX_PARKED || !parked.child.isRunning) return false;
     stopOnExit(this);
     const entry: Parked = { ...parked, graceMs, idle: setTimeout(() => this.retire(key, entry), PARKED_IDLE_MS) };
     entry.idle.unref();

@@ -124,6 +124,8 @@ test('a parked process that ended is not handed out', async () => {
 /** A stand-in for a child: only what the pool reads of one. */
 interface FakeChild {
   id: number;
+  /** The command line it was started for. */
+  key: string;
   isRunning: boolean;
   disturbed: string | undefined;
   ended: Promise<void>;
@@ -132,10 +134,11 @@ interface FakeChild {
   kill(): void;
 }
 
-function fakeChild(id: number): FakeChild {
+function fakeChild(id: number, key: string): FakeChild {
   let end!: () => void;
   const child: FakeChild = {
     id,
+    key,
     isRunning: true,
     disturbed: undefined,
     ended: new Promise((resolve) => (end = resolve)),
@@ -150,36 +153,39 @@ function fakeChild(id: number): FakeChild {
   return child;
 }
 
-type Step = { op: 'open' } | { op: 'close'; which: number } | { op: 'die'; which: number } | { op: 'disturb'; which: number };
+type Step = { op: 'open'; key: string } | { op: 'close'; which: number } | { op: 'close-every' } | { op: 'die'; which: number } | { op: 'disturb'; which: number };
 const step: fc.Arbitrary<Step> = fc.oneof(
-  fc.constant<Step>({ op: 'open' }),
-  fc.nat(20).map((which): Step => ({ op: 'close', which })),
-  fc.nat(20).map((which): Step => ({ op: 'die', which })),
-  fc.nat(20).map((which): Step => ({ op: 'disturb', which })),
+  { arbitrary: fc.constantFrom('a', 'b', 'c').map((key): Step => ({ op: 'open', key })), weight: 5 },
+  { arbitrary: fc.nat(20).map((which): Step => ({ op: 'close', which })), weight: 2 },
+  { arbitrary: fc.constant<Step>({ op: 'close-every' }), weight: 2 },
+  { arbitrary: fc.nat(20).map((which): Step => ({ op: 'die', which })), weight: 1 },
+  { arbitrary: fc.nat(20).map((which): Step => ({ op: 'disturb', which })), weight: 1 },
 );
 
-test('property: the pool never hands one child to two connections, nor a child that ended or sent something while parked, and keeps at most 8', async () => {
+test('property: the pool hands a child only to a connection of its command line, never to two at once, nor one that ended or sent something while parked', async () => {
   await fc.assert(
-    fc.asyncProperty(fc.array(step, { maxLength: 60 }), async (steps) => {
+    fc.asyncProperty(fc.array(step, { maxLength: 80 }), async (steps) => {
       const pool = new StdioPool();
       const held = new Set<FakeChild>();
       const all: FakeChild[] = [];
       for (const next of steps) {
         if (next.op === 'open') {
-          let child = pool.take('k')?.child as FakeChild | undefined;
+          let child = pool.take(next.key)?.child as FakeChild | undefined;
           if (child) {
+            expect(child.key, 'started for this command line').toBe(next.key);
             expect(held.has(child), 'held by another connection').toBe(false);
             expect(child.isRunning && child.disturbed === undefined, 'running and undisturbed').toBe(true);
           } else {
-            child = fakeChild(all.length);
+            child = fakeChild(all.length, next.key);
             all.push(child);
           }
           held.add(child);
-        } else if (next.op === 'close') {
-          const child = [...held][next.which % Math.max(1, held.size)];
-          if (!child) continue;
-          held.delete(child);
-          if (!pool.park('k', { child: child as unknown as StdioChild, ready: undefined }, 10)) await child.close();
+        } else if (next.op === 'close' || next.op === 'close-every') {
+          const closing = next.op === 'close' ? [...held].slice(next.which % Math.max(1, held.size)).slice(0, 1) : [...held];
+          for (const child of closing) {
+            held.delete(child);
+            if (!pool.park(child.key, { child: child as unknown as StdioChild, ready: undefined }, 10)) await child.close();
+          }
         } else {
           const child = all[next.which % Math.max(1, all.length)];
           if (!child || held.has(child)) continue;
@@ -194,4 +200,14 @@ test('property: the pool never hands one child to two connections, nor a child t
     }),
     { numRuns: 200 },
   );
+});
+
+test('the pool keeps at most 8 children in all, whatever their command lines; the ninth is refused and left to its caller', () => {
+  const pool = new StdioPool();
+  const children = Array.from({ length: 10 }, (_, index) => fakeChild(index, `key-${index % 3}`));
+  const kept = children.map((child) => pool.park(child.key, { child: child as unknown as StdioChild, ready: undefined }, 10));
+  expect(kept).toEqual([true, true, true, true, true, true, true, true, false, false]);
+  expect(pool.size).toBe(8);
+  expect(pool.take('key-0')?.child).toBe(children[6]);
+  expect(pool.park('key-0', { child: children[8] as unknown as StdioChild, ready: undefined }, 10), 'room again').toBe(true);
 });
