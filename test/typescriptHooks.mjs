@@ -15,7 +15,7 @@
  * for its source maps: that import is answered with an empty module here.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire, register } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,36 @@ import { fileURLToPath } from 'node:url';
 const PREFLIGHT = '.esm.preflight';
 const OPTIONS = { transforms: ['typescript'], disableESTransforms: true };
 const REGISTERED = Symbol.for('contract-gate.typescriptHooks');
+/** Compiled files kept at most; over it, the oldest go, down to PRUNED_TO (a miss costs a millisecond or so). */
+const MAX_CACHED = 5_000;
+const PRUNED_TO = 3_000;
+
+/**
+ * Every edit of a file adds an entry, and `npm ci` is what empties node_modules: a working copy's cache would grow
+ * without end. The oldest entries (by when they were written) go once there are more than MAX_CACHED.
+ * @param {string} dir
+ */
+export function pruneCompileCache(dir, max = MAX_CACHED, keep = PRUNED_TO) {
+  let names;
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  if (names.length <= max) return 0;
+  const aged = [];
+  for (const name of names) {
+    try {
+      aged.push({ name, written: statSync(join(dir, name)).mtimeMs });
+    } catch {
+      // Removed meanwhile by another run's prune.
+    }
+  }
+  aged.sort((a, b) => a.written - b.written);
+  const gone = aged.slice(0, Math.max(0, aged.length - keep));
+  for (const { name } of gone) rmSync(join(dir, name), { force: true });
+  return gone.length;
+}
 
 /**
  * Registers the hooks in this process, once: Playwright loads a configuration in its runner and again in each worker,
@@ -32,7 +62,10 @@ export function registerTypescriptHooks() {
   if (globalThis[REGISTERED]) return;
   globalThis[REGISTERED] = true;
   const root = new URL('..', import.meta.url);
-  register(import.meta.url, { data: { root: root.href, cacheDir: join(fileURLToPath(root), 'node_modules', '.cache', 'contract-gate-tests') } });
+  const cacheDir = join(fileURLToPath(root), 'node_modules', '.cache', 'contract-gate-tests');
+  // The runner prunes, before any worker starts; the workers only read and add.
+  if (process.env['TEST_WORKER_INDEX'] === undefined) pruneCompileCache(cacheDir);
+  register(import.meta.url, { data: { root: root.href, cacheDir } });
 }
 
 let rootUrl = '';
