@@ -26,7 +26,7 @@ function scenarioContext({ plan, connect }: Fixtures): HookScenarioContext {
   return { connect: (options) => connect(options), check: payloadCheck(plan) };
 }
 
-/** n/a where the scenarios cannot run (an HTTP target sends no events; a stdio target is a process per connection). */
+/** n/a where the scenarios cannot run (an HTTP target sends no events; a stdio target's process serves one connection at a time). */
 const cell =
   (verdict: (context: HookScenarioContext) => Promise<HookVerdict>): CellBody =>
   async (fixtures) =>
