@@ -25,7 +25,7 @@ test('a stdio gateway passes the method and connection checks; multi-connection 
   expect(got['session.status × params.valid-accepted']).toBe('pass');
   expect(got['(connection) × envelope.batch']).toBe('pass');
   expect(got['topology × skew.predicted-observed']).toBe('pass');
-  expect(got['topology × scenario.topology-local']).toBe('n/a: the scenario needs several connections to one gateway at once; a stdio target's process serves one connection at a time');
+  expect(got['topology × scenario.topology-local']).toBe('n/a: the scenario needs several connections to one gateway at once; the process of a stdio target serves one connection at a time');
 });
 
 test('a faulty stdio gateway fails the check its fault breaks', async () => {

@@ -39,7 +39,7 @@ export function targetContract(plan: RunPlan): Contract | undefined {
 export function unsupported(plan: RunPlan, target: Target, methods: readonly string[]): ScenarioVerdict | undefined {
   const na = (detail: string): ScenarioVerdict => ({ status: 'n/a', detail, violations: [] });
   if (/^https?:/i.test(target.url)) return na('the scenario needs events over a WebSocket; the target is an HTTP endpoint');
-  if (!/^wss?:/i.test(target.url)) return na('the scenario needs several connections to one gateway at once; a stdio target's process serves one connection at a time');
+  if (!/^wss?:/i.test(target.url)) return na('the scenario needs several connections to one gateway at once; the process of a stdio target serves one connection at a time');
   const missing = methods.filter((method) => !plan.contracts.some((contract) => contract.method(method)));
   if (missing.length > 0) return na(`the target's contract does not declare ${missing.join(', ')}`);
   return undefined;
