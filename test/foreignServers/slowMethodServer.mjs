@@ -1,6 +1,8 @@
 // A JSON-RPC-over-WebSocket server that works on one request at a time, in arrival order, like a single-threaded
 // node: `slow.hash` takes SLOW_MS (argv[2], default 1500) to answer, every other method answers at once. A client
-// that keeps sending while slow.hash calls are queued makes every later request wait behind them.
+// that keeps sending while slow.hash calls are queued makes every later request wait behind them. With --stdio
+// (argv[3]) it speaks newline-delimited JSON-RPC on stdin and stdout instead, one client per process.
+import { createInterface } from 'node:readline';
 import { WebSocketServer } from 'ws';
 
 const slowMs = Number(process.argv[2] ?? 1500);
@@ -10,11 +12,11 @@ let busy = false;
 function pump() {
   if (busy || queue.length === 0) return;
   busy = true;
-  const { socket, request } = queue.shift();
+  const { reply, request } = queue.shift();
   const delay = request.method === 'slow.hash' ? slowMs : 0;
   setTimeout(() => {
     busy = false;
-    if (socket.readyState === socket.OPEN && 'id' in request) socket.send(JSON.stringify({ jsonrpc: '2.0', id: request.id, ...answer(request) }));
+    if ('id' in request) reply({ jsonrpc: '2.0', id: request.id, ...answer(request) });
     pump();
   }, delay);
 }
@@ -38,22 +40,33 @@ function answer({ method, params }) {
   return { error: { code: -32601, message: 'Method not found' } };
 }
 
-const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-wss.on('listening', () => process.stdout.write(`ws://127.0.0.1:${wss.address().port}/\n`));
-wss.on('connection', (socket) => {
-  socket.on('message', (data) => {
-    let request;
-    try {
-      request = JSON.parse(data.toString());
-    } catch {
-      socket.send(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
-      return;
-    }
-    if (typeof request !== 'object' || request === null || Array.isArray(request) || request.jsonrpc !== '2.0' || typeof request.method !== 'string') {
-      socket.send(JSON.stringify({ jsonrpc: '2.0', id: request?.id ?? null, error: { code: -32600, message: 'Invalid Request' } }));
-      return;
-    }
-    queue.push({ socket, request });
-    pump();
+/** One frame from a client: errors at once, requests into the queue. */
+function receive(text, reply) {
+  let request;
+  try {
+    request = JSON.parse(text);
+  } catch {
+    reply({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+    return;
+  }
+  if (typeof request !== 'object' || request === null || Array.isArray(request) || request.jsonrpc !== '2.0' || typeof request.method !== 'string') {
+    reply({ jsonrpc: '2.0', id: request?.id ?? null, error: { code: -32600, message: 'Invalid Request' } });
+    return;
+  }
+  queue.push({ reply, request });
+  pump();
+}
+
+if (process.argv[3] === '--stdio') {
+  const reply = (frame) => process.stdout.write(`${JSON.stringify(frame)}\n`);
+  createInterface({ input: process.stdin }).on('line', (line) => receive(line, reply));
+} else {
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  wss.on('listening', () => process.stdout.write(`ws://127.0.0.1:${wss.address().port}/\n`));
+  wss.on('connection', (socket) => {
+    const reply = (frame) => {
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
+    };
+    socket.on('message', (data) => receive(data.toString(), reply));
   });
-});
+}

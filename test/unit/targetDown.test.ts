@@ -133,6 +133,32 @@ test('a target slow on one method only: that method fails on its own timeouts, n
   }
 });
 
+test('the same target spawned over stdio: the same verdicts and timeouts, and the process that timed out is ended, not handed to the next method run', async () => {
+  test.setTimeout(120_000);
+  const reportDir = scratchDir('contract-gate-slow-stdio');
+  try {
+    const target = `stdio:'${process.execPath}' ${join(FOREIGN_DIR, 'slowMethodServer.mjs')} 1500 --stdio`;
+    const args = ['run', '--target', target, '--contract', join(FOREIGN_DIR, 'slowMethod.openrpc.json'), '--seed', '1', '--runs', '5', '--request-timeout', '1000'];
+    const run = await runCli([...args, '--workers', '1', '--max-in-flight', '2', '--report-dir', reportDir], {}, 110_000);
+    expect(run.code, run.stdout).toBe(1);
+    const matrix = JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')) as Matrix;
+    expect(matrix.cells.filter((c) => c.status === 'fail').map((c) => `${c.method} × ${c.check}`)).toEqual(['slow.hash × params.valid-accepted']);
+    for (const method of ['fast.echo', 'fast.sum']) {
+      expect(matrix.cells.filter((c) => c.method === method && c.status !== 'pass' && c.status !== 'n/a')).toEqual([]);
+    }
+    expect(matrix.targetDown).toBeUndefined();
+    expect(matrix.traffic?.timeouts).toBe(SILENT_REQUESTS_LIMIT + 1);
+    // Answers to its timed-out calls were still due when its run ended: that process ends with the run (whichever
+    // process the run began on); the fast methods' runs hand theirs on.
+    const transcript = (method: string): string => readFileSync(join(reportDir, 'transcripts', `${method}.txt`), 'utf8');
+    expect(transcript('slow.hash')).toMatch(/closed \(the process exited with code 0\)\n$/);
+    expect(transcript('slow.hash')).not.toContain('was kept running');
+    expect([transcript('fast.echo'), transcript('fast.sum')].filter((text) => text.includes('was kept running')).length).toBeGreaterThan(0);
+  } finally {
+    rmSync(reportDir, { recursive: true, force: true });
+  }
+});
+
 test('a target that does not drain within the drain limit is slow: later methods are not run, the summary says TARGET SLOW', async () => {
   test.setTimeout(120_000);
   const server = await startChildServer('slowMethodServer.mjs', ['20000']);
