@@ -37,7 +37,9 @@ function row(columns: readonly string[]): string {
   return `| ${columns.join(' | ')} |`;
 }
 
-function defaultCell(spec: OptionSpec): string {
+/** A key's boolean default is its value in the file (`true` for a `--no-…` option); a flag's is said by its name. */
+function defaultCell(spec: OptionSpec, asKey = false): string {
+  if (asKey && spec.type.kind === 'boolean' && typeof spec.default === 'boolean') return `\`${spec.default}\``;
   const text = defaultText(spec);
   return text === undefined ? '' : spec.defaultFrom ? cell(text) : `\`${cell(text)}\``;
 }
@@ -56,7 +58,7 @@ export function renderConfigurationDocs(): string {
   const keys = [row(['key', 'option', 'type', 'default', 'description']), row(['---', '---', '---', '---', '---'])];
   for (const [key, spec] of configFileOptions()) {
     const note = spec.secret === 'name' ? '; the secret itself is never in the file' : '';
-    keys.push(row([`\`${key}\``, flagText(key, spec), typeText(spec.type), defaultCell(spec), cell(spec.help) + note]));
+    keys.push(row([`\`${key}\``, flagText(key, spec), typeText(spec.type), defaultCell(spec, true), cell(spec.help) + note]));
   }
   const others = COMMAND_NAMES.filter((name) => name !== 'run').map((name) => `### \`contract-gate ${name}\`\n\n${commandTable(name)}`);
   return `<!-- Generated from src/config/optionTable.ts by \`npm run docs\`; do not edit by hand. -->

@@ -96,6 +96,9 @@ test('docs/configuration.md and docs/config.schema.json are what `npm run docs` 
   expect(readFileSync(join(REPO, 'docs', 'configuration.md'), 'utf8'), stale).toBe(renderConfigurationDocs());
   expect(JSON.parse(readFileSync(join(REPO, 'docs', 'config.schema.json'), 'utf8')), stale).toEqual(configFileSchema());
   for (const [key] of configFileOptions()) expect(renderConfigurationDocs(), key).toContain(`| \`${key}\` |`);
+  // A boolean key's default is its value in the file, also where the command line has only its `--no-…` form.
+  expect(renderConfigurationDocs()).toContain('| `stdioReuse` | `--no-stdio-reuse` | boolean | `true` |');
+  expect(renderConfigurationDocs()).toContain('| `failOnFlaky` | `--fail-on-flaky` | boolean | `false` |');
 });
 
 test('a run hosts its method runs\' gateways in a child process only from CHILD_PROCESS_FROM_METHOD_RUNS method runs on; a placement asked for is kept', () => {
