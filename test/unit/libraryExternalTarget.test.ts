@@ -46,7 +46,18 @@ test('connect reaches the same gateway over WebSocket (with its events) and a st
   await expect(ws.waitForEvent({ type: 'session.info', sessionId: session_id }, PATIENT)).resolves.toMatchObject({ type: 'session.info' });
   await expect(connect({ target: wsUrl, auth: noAuth() })).rejects.toThrow('4401');
 
-  const stdio = await connect({ target: `stdio:node ${CLI} serve --stdio --contract ${SLICE}`, auth: noAuth() });
+  const stdioTarget = `stdio:node ${CLI} serve --stdio --contract ${SLICE}`;
+  const stdio = await connect({ target: stdioTarget, auth: noAuth() });
   expect(stdio.protocol.transport).toBeInstanceOf(StdioTransport);
   await expect(await stdio.request('session.create', {})).toMatchResultOf('session.create');
+  // As `contract-gate run` does: a quiet connection's process is continued by the next connection, unless told not to.
+  const pidOf = (client: typeof stdio): number | undefined => (client.protocol.transport as StdioTransport).pid;
+  const first = pidOf(stdio);
+  expect(await stdio.close()).toEqual({ code: 0, reason: 'kept running' });
+  const next = await connect({ target: stdioTarget, auth: noAuth() });
+  expect(pidOf(next), 'the same process').toBe(first);
+  expect(next.ready?.type, 'its gateway.ready, sent once').toBe('gateway.ready');
+  await next.close();
+  const apart = await connect({ target: stdioTarget, auth: noAuth(), stdio: { reuse: false } });
+  expect(pidOf(apart), 'a process of its own').not.toBe(first);
 });
