@@ -87,11 +87,8 @@ export class StdioTransport extends TransportEvents implements Transport {
    */
   keepForReuse(): boolean {
     if (!this.options.reuse || !this.isOpen || this.child.disturbed !== undefined) return false;
+    if (!this.pool.park(this.key, { child: this.child, ready: this.ready }, this.options.closeGraceMs)) return false;
     this.child.detach();
-    if (!this.pool.park(this.key, { child: this.child, ready: this.ready }, this.options.closeGraceMs)) {
-      this.child.attach(this.listener);
-      return false;
-    }
     this.released = true;
     this.emitClose({ code: 0, reason: 'kept running', description: `the process (pid ${this.child.pid ?? '?'}) was kept running for the next connection` });
     return true;

@@ -5,7 +5,7 @@ import { METHOD_CHECKS } from '../../src/conformance/methodRunTypes.js';
 import { SILENT_REQUESTS_LIMIT } from '../../src/conformance/silenceBreaker.js';
 import type { Matrix } from '../../src/report/matrixTypes.js';
 import { FOREIGN_DIR, startChildServer } from '../foreignServers/childServer.js';
-import { runCli } from './helpers/cliRunner.js';
+import { type CliResult, runCli } from './helpers/cliRunner.js';
 import { scratchDir } from './helpers/scratchDir.js';
 
 // A target that dies on one frame: the run names that frame, leaves every later cell not-run (never fail, never
@@ -104,22 +104,32 @@ test('over HTTP too: a target that exits on a non-JSON body is found down at onc
   }
 });
 
+/** A run of slowMethod.openrpc.json against `target` (slow.hash 1.5 s, a 1 s timeout): exit 1, and its matrix. */
+async function slowHashRun(target: string, reportDir: string): Promise<{ run: CliResult; matrix: Matrix }> {
+  const args = ['run', '--target', target, '--contract', join(FOREIGN_DIR, 'slowMethod.openrpc.json'), '--seed', '1', '--runs', '5', '--request-timeout', '1000'];
+  const run = await runCli([...args, '--workers', '1', '--max-in-flight', '2', '--report-dir', reportDir], {}, 110_000);
+  expect(run.code, run.stdout).toBe(1);
+  return { run, matrix: JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')) as Matrix };
+}
+
+/** slow.hash fails on its own timeouts; the fast methods pass (or are n/a); the target is never taken for down. */
+function expectOnlySlowHashFails(matrix: Matrix): void {
+  expect(matrix.cells.filter((c) => c.status === 'fail').map((c) => `${c.method} × ${c.check}`)).toEqual(['slow.hash × params.valid-accepted']);
+  for (const method of ['fast.echo', 'fast.sum']) {
+    expect(matrix.cells.filter((c) => c.method === method && c.status !== 'pass' && c.status !== 'n/a')).toEqual([]);
+  }
+  expect(matrix.targetDown).toBeUndefined();
+}
+
 test('a target slow on one method only: that method fails on its own timeouts, no later method fails from the backlog, and no more than --max-in-flight requests were outstanding', async () => {
   test.setTimeout(120_000);
   const server = await startChildServer('slowMethodServer.mjs', ['1500']);
   const reportDir = scratchDir('contract-gate-slow');
   try {
-    const args = ['run', '--target', server.url, '--contract', join(FOREIGN_DIR, 'slowMethod.openrpc.json'), '--seed', '1', '--runs', '5', '--request-timeout', '1000'];
-    const run = await runCli([...args, '--workers', '1', '--max-in-flight', '2', '--report-dir', reportDir], {}, 110_000);
-    expect(run.code, run.stdout).toBe(1);
-    const matrix = JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')) as Matrix;
+    const { run, matrix } = await slowHashRun(server.url, reportDir);
     // slow.hash takes 1.5 s to answer on a server that works on one request at a time: its valid payloads time
     // out (1 s), which is its own failure. fast.sum is judged after it, behind whatever slow.hash left queued.
-    expect(matrix.cells.filter((c) => c.status === 'fail').map((c) => `${c.method} × ${c.check}`)).toEqual(['slow.hash × params.valid-accepted']);
-    for (const method of ['fast.echo', 'fast.sum']) {
-      expect(matrix.cells.filter((c) => c.method === method && c.status !== 'pass' && c.status !== 'n/a')).toEqual([]);
-    }
-    expect(matrix.targetDown).toBeUndefined();
+    expectOnlySlowHashFails(matrix);
     // Each slow.hash call outlasts the timeout and the next is sent only once it has timed out and the target
     // drained; the first timeout is judged by sending its request once more on the drained target. The run stops
     // sending that method after the silent-request limit, and the fast methods wait for the backlog to drain.
@@ -137,16 +147,8 @@ test('the same target spawned over stdio: the same verdicts and timeouts, and th
   test.setTimeout(120_000);
   const reportDir = scratchDir('contract-gate-slow-stdio');
   try {
-    const target = `stdio:'${process.execPath}' ${join(FOREIGN_DIR, 'slowMethodServer.mjs')} 1500 --stdio`;
-    const args = ['run', '--target', target, '--contract', join(FOREIGN_DIR, 'slowMethod.openrpc.json'), '--seed', '1', '--runs', '5', '--request-timeout', '1000'];
-    const run = await runCli([...args, '--workers', '1', '--max-in-flight', '2', '--report-dir', reportDir], {}, 110_000);
-    expect(run.code, run.stdout).toBe(1);
-    const matrix = JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')) as Matrix;
-    expect(matrix.cells.filter((c) => c.status === 'fail').map((c) => `${c.method} × ${c.check}`)).toEqual(['slow.hash × params.valid-accepted']);
-    for (const method of ['fast.echo', 'fast.sum']) {
-      expect(matrix.cells.filter((c) => c.method === method && c.status !== 'pass' && c.status !== 'n/a')).toEqual([]);
-    }
-    expect(matrix.targetDown).toBeUndefined();
+    const { matrix } = await slowHashRun(`stdio:'${process.execPath}' ${join(FOREIGN_DIR, 'slowMethodServer.mjs')} 1500 --stdio`, reportDir);
+    expectOnlySlowHashFails(matrix);
     expect(matrix.traffic?.timeouts).toBe(SILENT_REQUESTS_LIMIT + 1);
     // Answers to its timed-out calls were still due when its run ended: that process ends with the run (whichever
     // process the run began on); the fast methods' runs hand theirs on.
