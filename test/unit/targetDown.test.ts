@@ -143,7 +143,27 @@ test('a target slow on one method only: that method fails on its own timeouts, n
   }
 });
 
-test('the same target spawned over stdio: the same verdicts and timeouts, and the process that timed out is ended, not handed to the next method run', async () => {
+/**
+ * The requests of a transcript that were sent while an answer to an earlier one was still owed on the same
+ * connection, the backlog probe's (`contract_gate.backlog_probe`, which waits behind the backlog on purpose) apart.
+ */
+function sentWhileOwed(transcript: string): string[] {
+  const owed = new Set<unknown>();
+  const early: string[] = [];
+  for (const line of transcript.split('\n')) {
+    const frame = /^(>>|<<) \[\w+ \+\d+ms\] (\{.*\})$/.exec(line);
+    if (!frame?.[2]) continue;
+    const message = JSON.parse(frame[2]) as { id?: unknown; method?: string };
+    if (frame[1] === '<<') owed.delete(message.id);
+    else if (message.id !== undefined) {
+      if (owed.size > 0 && message.method !== 'contract_gate.backlog_probe') early.push(`${String(message.id)} while ${[...owed].join(', ')} owed`);
+      owed.add(message.id);
+    }
+  }
+  return early;
+}
+
+test('the same target spawned over stdio: the same verdicts and timeouts, each drained on the connection that timed out, and the process that timed out is ended, not handed to the next method run', async () => {
   test.setTimeout(120_000);
   const reportDir = scratchDir('contract-gate-slow-stdio');
   try {
@@ -155,6 +175,11 @@ test('the same target spawned over stdio: the same verdicts and timeouts, and th
     const transcript = (method: string): string => readFileSync(join(reportDir, 'transcripts', `${method}.txt`), 'utf8');
     expect(transcript('slow.hash')).toMatch(/closed \(the process exited with code 0\)\n$/);
     expect(transcript('slow.hash')).not.toContain('was kept running');
+    // The backlog a timeout leaves is that process's: the probe goes on the same connection, and the next request only
+    // once the probe was answered, behind the late answer (a probe on a new connection is a new process, which answers
+    // at once whatever the backlog: the next slow.hash then queued behind the one that timed out).
+    expect(transcript('slow.hash').match(/"method":"contract_gate\.backlog_probe"/g)?.length, 'a probe on the same connection after each timeout').toBe(SILENT_REQUESTS_LIMIT + 1);
+    expect(sentWhileOwed(transcript('slow.hash'))).toEqual([]);
     expect([transcript('fast.echo'), transcript('fast.sum')].filter((text) => text.includes('was kept running')).length).toBeGreaterThan(0);
   } finally {
     rmSync(reportDir, { recursive: true, force: true });
