@@ -1,5 +1,5 @@
 import { expect, test } from './helpers/test.js';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO, runCli } from './helpers/cliRunner.js';
 import { scratchDir } from './helpers/scratchDir.js';
@@ -26,7 +26,24 @@ test('a stdio gateway passes the method and connection checks; multi-connection 
   expect(got['(connection) × envelope.batch']).toBe('pass');
   expect(got['topology × skew.predicted-observed']).toBe('pass');
   expect(got['topology × scenario.topology-local']).toBe('n/a: the scenario needs several connections to one gateway at once; the process of a stdio target serves one connection at a time');
+  // Each connection is a process of its own, so the checks that send junk frames run on every lane, as on the
+  // embedded gateway (a WebSocket target's go one at a time): two of them were under way at once.
+  const spans = connectionCellSpans(reportDir).filter(({ name }) => JUNK_CHECKS.some((check) => name.endsWith(check)));
+  expect(spans).toHaveLength(JUNK_CHECKS.length);
+  expect(spans.some((a, i) => spans.some((b, j) => i !== j && a.start < b.stop && b.start < a.stop)), JSON.stringify(spans)).toBe(true);
 });
+
+const JUNK_CHECKS = ['envelope.parse-error', 'envelope.invalid-request', 'envelope.batch', 'envelope.oversized-frame'];
+
+/** When each `(connection)` cell ran, from its Allure result. */
+function connectionCellSpans(reportDir: string): Array<{ name: string; start: number; stop: number }> {
+  const dir = join(reportDir, 'allure-results');
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('-result.json'))
+    .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as { name: string; start: number; stop: number })
+    .filter((result) => result.name.startsWith('(connection)'))
+    .map(({ name, start, stop }) => ({ name, start, stop }));
+}
 
 test('a faulty stdio gateway fails the check its fault breaks', async () => {
   const reportDir = scratchDir('contract-gate-stdio');
