@@ -75,7 +75,8 @@ test('a cleanup plugin that throws or outlasts the time limit changes nothing a 
   expect(clean?.observed).toMatchObject({ closed: { closed: true }, again: { closed: false }, afterwards: { code: 4001 } });
   expect(throwing?.observed).toEqual(clean?.observed);
   expect(sleeping?.observed).toEqual(clean?.observed);
-  expect(sleeping?.closeMs).toBeLessThan(600);
+  // The close did not wait for the plugin's 1,000 ms sleep (its 60 ms limit cut it; the margin absorbs a loaded machine).
+  expect(sleeping?.closeMs).toBeLessThan(1_000);
   expect(throwing?.logs).toContain('hook session_cleanup: sequential handler throw-in-cleanup failed: throw-in-cleanup plugin failed on purpose; skipped');
   expect(sleeping?.logs).toContain('hook session_cleanup: sequential handler sleep-in-cleanup exceeded 60 ms; skipped');
   // The audit recorder runs after the failing sequential handler all the same.

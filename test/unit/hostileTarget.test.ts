@@ -17,11 +17,11 @@ import { scratchDir } from './helpers/scratchDir.js';
 
 // Every mode runs one method with runs: RUNS and 300 ms request timeouts. Without the harness's guards a silent
 // target costs one timeout per case (about 6 s here, minutes with real timeouts); with them every mode must
-// finish within RUN_BOUND_MS, and a silent one within SILENT_BOUND_MS (three timeouts, then the rest is skipped).
+// finish within RUN_BOUND_MS, and a silent one sends SILENT_REQUESTS_LIMIT requests (three timeouts, then the rest is
+// skipped: counted, not timed).
 const REQUEST_TIMEOUT_MS = 300;
 const RUNS = 3;
 const RUN_BOUND_MS = 5_000;
-const SILENT_BOUND_MS = 3 * REQUEST_TIMEOUT_MS + 1_500;
 const MiB = 1024 * 1024;
 
 setFlagsFromString('--expose-gc');
@@ -118,7 +118,8 @@ test('a target that never answers: params.valid-accepted fails with the timeout,
   expect(run.detail('params.valid-accepted')).toContain(`math.add did not answer within ${REQUEST_TIMEOUT_MS} ms`);
   expect(run.detail('params.invalid-not-accepted')).toMatch(/^not judged: \d+ cases not sent, the target had left 3 requests in a row unanswered/);
   expect(run.result.verdicts.get('params.invalid-not-accepted')?.status).toBe('n/a');
-  expect(run.elapsedMs).toBeLessThan(SILENT_BOUND_MS);
+  // Not waited out: the requests sent stop at the silence limit (a count, which a loaded machine cannot stretch).
+  expect(run.result.records.filter((record) => record.exchange.conn !== '-'), 'the requests sent').toHaveLength(SILENT_REQUESTS_LIMIT);
 });
 
 test('answers that come after the timeout: they are never taken for the request open at that moment', async () => {
@@ -133,7 +134,6 @@ test('answers that come after the timeout: they are never taken for the request 
   expect(sent, 'the requests sent before the silence limit').toHaveLength(SILENT_REQUESTS_LIMIT);
   const strayIds = (run.clients[0]?.strayFrames ?? []).map((frame) => (JSON.parse(frame) as { id: unknown }).id);
   expect(strayIds, 'the late answers, in order: every one but possibly the last').toEqual(sent.slice(0, Math.max(strayIds.length, sent.length - 1)));
-  expect(run.elapsedMs).toBeLessThan(SILENT_BOUND_MS);
 });
 
 for (const [mode, code] of [['close-1011', '1011, "internal error"'], ['destroy', '1006']] as const) {
