@@ -67,4 +67,12 @@ export class ResilientCaller {
   async close(): Promise<void> {
     await this.current?.close();
   }
+
+  /** Ends the current connection at once, without asking its target (a stuck stdio process is killed); the next call opens another. */
+  async drop(): Promise<void> {
+    const client = this.current;
+    if (!client?.isOpen) return;
+    client.terminate();
+    await client.closed;
+  }
 }

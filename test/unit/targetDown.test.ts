@@ -208,3 +208,26 @@ test('a target that does not drain within the drain limit is slow: later methods
     rmSync(reportDir, { recursive: true, force: true });
   }
 });
+
+test('over stdio, a process that does not drain within the drain limit is ended, not the run: later methods are judged on processes of their own', async () => {
+  test.setTimeout(120_000);
+  const reportDir = scratchDir('contract-gate-slow-stdio');
+  try {
+    const target = `stdio:'${process.execPath}' ${join(FOREIGN_DIR, 'slowMethodServer.mjs')} 20000 --stdio`;
+    const args = ['run', '--target', target, '--contract', join(FOREIGN_DIR, 'slowMethod.openrpc.json'), '--seed', '1', '--runs', '5', '--request-timeout', '500', '--drain-limit', '1500'];
+    const run = await runCli([...args, '--workers', '1', '--grep', '@method:(slow\\.hash|fast\\.sum)', '--report-dir', reportDir], {}, 110_000);
+    expect(run.code, run.stdout).toBe(1);
+    expect(run.stdout).not.toContain('TARGET SLOW');
+    const matrix = JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')) as Matrix;
+    expect(matrix.targetDown).toBeUndefined();
+    expect(matrix.cells.filter((c) => c.status === 'fail').map((c) => `${c.method} × ${c.check}`)).toEqual(['slow.hash × params.valid-accepted']);
+    expect(matrix.cells.filter((c) => c.method === 'fast.sum' && c.status !== 'pass' && c.status !== 'n/a')).toEqual([]);
+    // The stuck process was killed once its probe went unanswered for the drain limit; the resend went on a new
+    // connection, a process of its own.
+    const transcript = readFileSync(join(reportDir, 'transcripts', 'slow.hash.txt'), 'utf8');
+    expect(transcript).toMatch(/^-- \[m1 \+\d+ms\] closed \(the process was killed by SIGKILL\)$/m);
+    expect(transcript).toMatch(/^-- \[m2 \+\d+ms\] connect stdio:/m);
+  } finally {
+    rmSync(reportDir, { recursive: true, force: true });
+  }
+});
