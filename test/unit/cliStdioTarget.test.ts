@@ -53,6 +53,19 @@ test('a faulty stdio gateway fails the check its fault breaks', async () => {
   expect(failing).toEqual(['session.status × envelope.jsonrpc-version']);
 });
 
+test('--runner playwright over stdio gives every cell the status the engine gives it, on a faulty gateway', async () => {
+  const args = (reportDir: string, ...extra: string[]): string[] => ['run', '--target', serveStdio('--fault', 'envelope.jsonrpc-missing'), '--contract', SLICE, '--grep', '@method:session\\.status(?=\\s|$)|@method:\\(connection\\)', '--seed', '4', '--runs', '10', '--report-dir', reportDir, ...extra];
+  const engineDir = scratchDir('contract-gate-stdio');
+  const playwrightDir = scratchDir('contract-gate-stdio');
+  const [engine, playwright] = await Promise.all([runCli(args(engineDir)), runCli(args(playwrightDir, '--runner', 'playwright'))]);
+  expect(engine.code, engine.stdout + engine.stderr).toBe(1);
+  expect(playwright.code, playwright.stdout + playwright.stderr).toBe(1);
+  const statuses = cells(engineDir);
+  expect(Object.values(statuses).filter((status) => status === 'fail')).toHaveLength(1);
+  expect(Object.keys(statuses).length).toBeGreaterThan(10);
+  expect(cells(playwrightDir)).toEqual(statuses);
+});
+
 /** The process ids a run's method-run transcripts started and continued (`-- [m1] continues the process … (pid N)`). */
 function processesOf(reportDir: string, methods: string[]): { started: number; continued: number; pids: Set<string> } {
   let started = 0;
