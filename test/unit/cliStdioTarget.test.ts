@@ -57,13 +57,17 @@ test('--runner playwright over stdio gives every cell the status the engine give
   const args = (reportDir: string, ...extra: string[]): string[] => ['run', '--target', serveStdio('--fault', 'envelope.jsonrpc-missing'), '--contract', SLICE, '--grep', '@method:session\\.status(?=\\s|$)|@method:\\(connection\\)', '--seed', '4', '--runs', '10', '--report-dir', reportDir, ...extra];
   const engineDir = scratchDir('contract-gate-stdio');
   const playwrightDir = scratchDir('contract-gate-stdio');
-  const [engine, playwright] = await Promise.all([runCli(args(engineDir)), runCli(args(playwrightDir, '--runner', 'playwright'))]);
+  const [engine, playwright] = await Promise.all([runCli(args(engineDir)), runCli(args(playwrightDir, '--runner', 'playwright', '--workers', '2'))]);
   expect(engine.code, engine.stdout + engine.stderr).toBe(1);
   expect(playwright.code, playwright.stdout + playwright.stderr).toBe(1);
   const statuses = cells(engineDir);
   expect(Object.values(statuses).filter((status) => status === 'fail')).toHaveLength(1);
   expect(Object.keys(statuses).length).toBeGreaterThan(10);
   expect(cells(playwrightDir)).toEqual(statuses);
+  // The destructive cells go side by side on the two workers too: every worker's connections are processes of its own.
+  const spans = connectionCellSpans(playwrightDir).filter(({ name }) => JUNK_CHECKS.some((check) => name.endsWith(check)));
+  expect(spans).toHaveLength(JUNK_CHECKS.length);
+  expect(spans.some((a, i) => spans.some((b, j) => i !== j && a.start < b.stop && b.start < a.stop)), JSON.stringify(spans)).toBe(true);
 });
 
 /** The process ids a run's method-run transcripts started and continued (`-- [m1] continues the process … (pid N)`). */
