@@ -15,13 +15,14 @@ import { startHostileServer, writeHostileContract, type HostileMode, type Hostil
 import { HERMES_DIALECT } from '../../profiles/hermes/dialect.js';
 import { scratchDir } from './helpers/scratchDir.js';
 
-// Every mode runs one method with runs: RUNS and 300 ms request timeouts. Without the harness's guards a silent
-// target costs one timeout per case (about 6 s here, minutes with real timeouts); with them every mode must
-// finish within RUN_BOUND_MS, and a silent one sends SILENT_REQUESTS_LIMIT requests (three timeouts, then the rest is
-// skipped: counted, not timed).
+// Every mode runs one method with runs: RUNS and 300 ms request timeouts. Without the harness's guards a hostile
+// target costs one timeout per case (about 6 s here, minutes with real timeouts). With them, no request of a target
+// that answers waits out its timeout, and a silent one sends SILENT_REQUESTS_LIMIT requests (three timeouts, then the
+// rest is skipped). Both are counted, not timed: a loaded machine cannot stretch a count.
 const REQUEST_TIMEOUT_MS = 300;
 const RUNS = 3;
-const RUN_BOUND_MS = 5_000;
+/** The valid phase's time limit, as a run passes it; the tests count what was waited out instead of timing the run. */
+const TIME_LIMIT_MS = 5_000;
 const MiB = 1024 * 1024;
 
 setFlagsFromString('--expose-gc');
@@ -47,7 +48,6 @@ test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 interface HostileRun {
   result: MethodRunResult;
-  elapsedMs: number;
   clients: RpcClient[];
   failing: string[];
   detail(check: string): string;
@@ -69,22 +69,25 @@ async function runAgainst(mode: HostileMode, options: { server?: HostileServerOp
     const method = contract.method('math.add');
     if (!method) throw new Error('math.add missing from the hostile contract');
     const heapBefore = options.measureHeap ? heapAfterGc() : 0;
-    const started = Date.now();
-    const result = await runMethod({ contract, method, profile: JSON_RPC_CODES, validators, caller, rules: NO_BINDINGS, seed: 1, runs: RUNS, timeLimitMs: RUN_BOUND_MS, requestTimeoutMs });
-    const elapsedMs = Date.now() - started;
+    const result = await runMethod({ contract, method, profile: JSON_RPC_CODES, validators, caller, rules: NO_BINDINGS, seed: 1, runs: RUNS, timeLimitMs: TIME_LIMIT_MS, requestTimeoutMs });
     const heapGrowth = options.measureHeap ? heapAfterGc() - heapBefore : Number.NaN;
     const failing = [...result.verdicts.values()].filter((v) => v.status === 'fail').map((v) => v.check).sort();
-    return { result, elapsedMs, clients, failing, heapGrowth, detail: (check) => result.verdicts.get(check as never)?.detail ?? '' };
+    return { result, clients, failing, heapGrowth, detail: (check) => result.verdicts.get(check as never)?.detail ?? '' };
   } finally {
     await caller.close();
     await server.close();
   }
 }
 
+/** The requests of a run that waited out their timeout (cases not sent, on connection `-`, waited for nothing). */
+function waitedOut(run: HostileRun): string[] {
+  return run.result.records.filter((record) => record.exchange.conn !== '-' && record.exchange.failure?.code === 'REQUEST_TIMEOUT').map((record) => `${record.phase} ${String(record.exchange.id)}`);
+}
+
 test('a well-behaved server passes every check (the control for the modes below)', async () => {
   const run = await runAgainst('well-behaved');
   expect(run.failing).toEqual([]);
-  expect(run.elapsedMs).toBeLessThan(RUN_BOUND_MS);
+  expect(waitedOut(run)).toEqual([]);
   expect(run.result.verdicts.get('params.valid-accepted')?.status).toBe('pass');
   expect(run.result.verdicts.get('params.unknown-key-rejected')?.status).toBe('pass');
   expect(run.result.verdicts.get('params.invalid-not-accepted')?.status).toBe('pass');
@@ -94,14 +97,14 @@ test('non-JSON answers: params.valid-accepted fails saying the answer is not JSO
   const run = await runAgainst('non-json');
   expect(run.failing).toEqual(['params.unknown-key-rejected', 'params.valid-accepted']);
   expect(run.detail('params.valid-accepted')).toMatch(/an unparseable answer: \[UNPARSEABLE_FRAME\] the target answered with text that is not JSON: "<html>/);
-  expect(run.elapsedMs).toBeLessThan(RUN_BOUND_MS);
+  expect(waitedOut(run)).toEqual([]);
 });
 
 test('an id that matches no request: envelope.id-echo fails and names both ids', async () => {
   const run = await runAgainst('unknown-id');
   expect(run.failing).toEqual(['envelope.id-echo']);
   expect(run.detail('envelope.id-echo')).toMatch(/request id "r\d+" \(string\) was answered with id "no-such-request-\d+" \(string\)/);
-  expect(run.elapsedMs).toBeLessThan(RUN_BOUND_MS);
+  expect(waitedOut(run)).toEqual([]);
 });
 
 test('the id echoed as another JSON type: envelope.id-echo fails, the answers are still judged', async () => {
@@ -109,7 +112,7 @@ test('the id echoed as another JSON type: envelope.id-echo fails, the answers ar
   expect(run.failing).toEqual(['envelope.id-echo']);
   expect(run.detail('envelope.id-echo')).toMatch(/request id "\d+" \(string\) was answered with id \d+ \(number\)/);
   expect(run.result.verdicts.get('params.valid-accepted')?.status).toBe('pass');
-  expect(run.elapsedMs).toBeLessThan(RUN_BOUND_MS);
+  expect(waitedOut(run)).toEqual([]);
 });
 
 test('a target that never answers: params.valid-accepted fails with the timeout, the rest is skipped, not waited out', async () => {
@@ -120,6 +123,7 @@ test('a target that never answers: params.valid-accepted fails with the timeout,
   expect(run.result.verdicts.get('params.invalid-not-accepted')?.status).toBe('n/a');
   // Not waited out: the requests sent stop at the silence limit (a count, which a loaded machine cannot stretch).
   expect(run.result.records.filter((record) => record.exchange.conn !== '-'), 'the requests sent').toHaveLength(SILENT_REQUESTS_LIMIT);
+  expect(waitedOut(run), 'every request sent waited out its timeout').toHaveLength(SILENT_REQUESTS_LIMIT);
 });
 
 test('answers that come after the timeout: they are never taken for the request open at that moment', async () => {
@@ -142,7 +146,7 @@ for (const [mode, code] of [['close-1011', '1011, "internal error"'], ['destroy'
     expect(run.failing).toEqual(['params.unknown-key-rejected', 'params.valid-accepted']);
     expect(run.detail('params.valid-accepted')).toContain(`the target closed the connection (code ${code}) before answering`);
     expect(run.clients.length).toBeGreaterThanOrEqual(run.result.records.length);
-    expect(run.elapsedMs).toBeLessThan(RUN_BOUND_MS);
+    expect(waitedOut(run)).toEqual([]);
   });
 }
 
@@ -161,8 +165,7 @@ test('a flood of events while answering normally: every check holds, memory and 
   expect(sent).toBe(run.result.records.length);
   expect(client.transcript.entries.length).toBeLessThan(MAX_TRANSCRIBED_EVENTS + 4 * sent + 10);
   expect(run.heapGrowth).toBeLessThan(150 * MiB);
-  // Generous: the flood itself keeps the CPU busy, and a hang would never finish.
-  expect(run.elapsedMs).toBeLessThan(RUN_BOUND_MS + 10_000);
+  expect(waitedOut(run)).toEqual([]);
 });
 
 test('huge answers: result.schema fails on the 8 MiB string, and only the parsed answers stay in memory', async () => {
@@ -179,14 +182,14 @@ test('huge answers: result.schema fails on the 8 MiB string, and only the parsed
   expect(transcriptChars).toBeLessThan((huge.length + 40) * 130 * 1024);
   // One copy per kept answer (the parsed result), not three (text, parsed, transcript); the counterexample may add one.
   expect(run.heapGrowth).toBeLessThan((huge.length + 2) * hugeBytes * 1.25);
-  expect(run.elapsedMs).toBeLessThan(RUN_BOUND_MS);
+  expect(waitedOut(run)).toEqual([]);
 });
 
 test('an answer over the client frame limit: params.valid-accepted says the client dropped it, not the target', async () => {
   const run = await runAgainst('huge-frame', { server: { hugeBytes: 2 * MiB }, client: { maxFrameBytes: MiB } });
   expect(run.failing).toEqual(['params.valid-accepted']);
   expect(run.detail('params.valid-accepted')).toContain(`the client dropped the connection before an answer: the target sent a frame larger than the client's limit of ${MiB} bytes`);
-  expect(run.elapsedMs).toBeLessThan(RUN_BOUND_MS);
+  expect(waitedOut(run)).toEqual([]);
 });
 
 test('two answers to one request: envelope.id-echo names the repeated answer, and it is never taken for the next request', async () => {
@@ -195,7 +198,7 @@ test('two answers to one request: envelope.id-echo names the repeated answer, an
   expect(run.failing).toEqual(['envelope.id-echo']);
   expect(run.detail('envelope.id-echo')).toMatch(/request id "r\d+" was answered 2 times \(again: \{"jsonrpc":"2.0","id":"r\d+","result":-?\d+\}\); each request gets exactly one response/);
   for (const record of run.result.records) expect(record.exchange.correlation === 'exact' || record.exchange.response === undefined).toBe(true);
-  expect(run.elapsedMs).toBeLessThan(RUN_BOUND_MS);
+  expect(waitedOut(run)).toEqual([]);
 });
 
 test('a target that drops the connection and cannot be reached again: calls fail as exchanges, they do not throw', async () => {
