@@ -16,7 +16,7 @@ import { CELL_TIMEOUT_MS } from './src/config/runConfig.js';
  * Three projects: `prepare` runs each method's phases and samples the events once; `conformance` holds the cells
  * (they judge what `prepare` recorded, or drive their own scenario); `destructive`, the teardown of `prepare`,
  * sends the frames and drops a fragile target may not survive, after everything else: one cell at a time on a shared
- * server, side by side where every worker has a target of its own (fixtures/conformance.ts).
+ * server, side by side where every worker has a target of its own (fixtures/cellPlacement.ts).
  */
 const runConfig = await runConfigOrDefault(() => resolveProfileDefaults({}, (path) => loadContractSync(path)));
 const reportDir = runConfig.reportDir;

@@ -1,5 +1,4 @@
 import { availableParallelism } from 'node:os';
-import { isStdioTarget } from '../client/targetUrl.js';
 import type { RunConfig } from './runConfig.js';
 
 export interface Parallelism {
@@ -38,15 +37,4 @@ export const CHILD_PROCESS_FROM_METHOD_RUNS = 150;
 export function placementFor(choice: GatewayPlacement | 'by-size', methodRuns: number): GatewayPlacement {
   if (choice !== 'by-size') return choice;
   return methodRuns >= CHILD_PROCESS_FROM_METHOD_RUNS ? 'child-process' : 'this-process';
-}
-
-/**
- * Whether a run's live cells may go on side by side, destructive ones included: on embedded targets (every lane or
- * worker has a gateway of its own) and on stdio targets (every connection is a process of its own, so a frame that
- * ends one ends no other cell's). Any other target is one server shared by every lane: its live cells go one at a
- * time in the engine, and its destructive cells one at a time in both runners, so that a frame which brings it down
- * is named by the cell that sent it, not by another cell that saw its connection drop.
- */
-export function spreadsLiveCells(config: Pick<RunConfig, 'target'>): boolean {
-  return config.target.kind === 'embedded' || isStdioTarget(config.target.url);
 }
