@@ -113,7 +113,7 @@ export const RUN_OPTIONS = {
     type: integer({ min: 1 }),
     help: 'cells run at once (lanes of the run engine, or Playwright workers)',
     commands: ['run'],
-    defaultFrom: { text: '2 in CI, else half the CPUs', by: 'machine' },
+    defaultFrom: { text: 'the run engine: as many lanes as --max-in-flight, at least 2; Playwright: 2 in CI, else half the CPUs', by: 'machine' },
   },
   maxInFlight: { type: integer({ min: 1 }), help: 'requests outstanding at once against the target, split evenly over the workers (at least one each)', commands: ['run'], default: 4 },
   rate: {
