@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs
 import { join } from 'node:path';
 import { type RunningGateway, startGateway } from '../../gateway/index.js';
 import { parseMatrixJson } from '../../src/report/renderJson.js';
+import { anyOverlap, JUNK_CHECKS, junkCellSpans } from '../unit/helpers/cellSpans.js';
 import { REPO, runCli, serveCli } from '../unit/helpers/cliRunner.js';
 import { HOOKS_EXTENSION } from '../unit/helpers/gatewayHarness.js';
 
@@ -111,6 +112,11 @@ for (const { via, selection, grep, connectionsAtLeast } of PRESENTATIONS) {
       expect(counters.ticketsRedeemed).toBe(counters.connectionsOpened + counters.refused['origin_mismatch']!);
       expect(counters.refused['legacy_token_refused']).toBe(1);
       expectNoSecret(reportDir, [PASSWORD, TOKEN], issuedTickets);
+      // One server shared by both lanes: its junk-frame checks went one at a time, so that a frame which brings it
+      // down is named by the cell that sent it (over stdio and on the embedded gateway they go side by side).
+      const spans = junkCellSpans(reportDir);
+      expect(spans).toHaveLength(JUNK_CHECKS.length);
+      expect(anyOverlap(spans), JSON.stringify(spans)).toBe(false);
     } finally {
       await gateway.close();
     }

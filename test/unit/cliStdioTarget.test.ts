@@ -1,7 +1,8 @@
 import { expect, test } from './helpers/test.js';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO, runCli } from './helpers/cliRunner.js';
+import { anyOverlap, JUNK_CHECKS, junkCellSpans } from './helpers/cellSpans.js';
 import { scratchDir } from './helpers/scratchDir.js';
 
 // `--target stdio:'<command>'`: the harness spawns the gateway and speaks newline-delimited JSON-RPC on its
@@ -28,22 +29,10 @@ test('a stdio gateway passes the method and connection checks; multi-connection 
   expect(got['topology × scenario.topology-local']).toBe('n/a: the scenario needs several connections to one gateway at once; the process of a stdio target serves one connection at a time');
   // Each connection is a process of its own, so the checks that send junk frames run on every lane, as on the
   // embedded gateway (a WebSocket target's go one at a time): two of them were under way at once.
-  const spans = connectionCellSpans(reportDir).filter(({ name }) => JUNK_CHECKS.some((check) => name.endsWith(check)));
+  const spans = junkCellSpans(reportDir);
   expect(spans).toHaveLength(JUNK_CHECKS.length);
-  expect(spans.some((a, i) => spans.some((b, j) => i !== j && a.start < b.stop && b.start < a.stop)), JSON.stringify(spans)).toBe(true);
+  expect(anyOverlap(spans), JSON.stringify(spans)).toBe(true);
 });
-
-const JUNK_CHECKS = ['envelope.parse-error', 'envelope.invalid-request', 'envelope.batch', 'envelope.oversized-frame'];
-
-/** When each `(connection)` cell ran, from its Allure result. */
-function connectionCellSpans(reportDir: string): Array<{ name: string; start: number; stop: number }> {
-  const dir = join(reportDir, 'allure-results');
-  return readdirSync(dir)
-    .filter((name) => name.endsWith('-result.json'))
-    .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as { name: string; start: number; stop: number })
-    .filter((result) => result.name.startsWith('(connection)'))
-    .map(({ name, start, stop }) => ({ name, start, stop }));
-}
 
 test('a faulty stdio gateway fails the check its fault breaks, and --runner playwright gives every cell the status the engine gives it', async () => {
   const args = (reportDir: string, ...extra: string[]): string[] => ['run', '--target', serveStdio('--fault', 'envelope.jsonrpc-missing'), '--contract', SLICE, '--grep', '@method:session\\.status(?=\\s|$)|@method:\\(connection\\)', '--seed', '4', '--runs', '10', '--report-dir', reportDir, ...extra];
@@ -57,9 +46,9 @@ test('a faulty stdio gateway fails the check its fault breaks, and --runner play
   expect(Object.keys(statuses).length).toBeGreaterThan(10);
   expect(cells(playwrightDir)).toEqual(statuses);
   // The destructive cells go side by side on the two workers too: every worker's connections are processes of its own.
-  const spans = connectionCellSpans(playwrightDir).filter(({ name }) => JUNK_CHECKS.some((check) => name.endsWith(check)));
+  const spans = junkCellSpans(playwrightDir);
   expect(spans).toHaveLength(JUNK_CHECKS.length);
-  expect(spans.some((a, i) => spans.some((b, j) => i !== j && a.start < b.stop && b.start < a.stop)), JSON.stringify(spans)).toBe(true);
+  expect(anyOverlap(spans), JSON.stringify(spans)).toBe(true);
 });
 
 /** The process ids a run's method-run transcripts started and continued (`-- [m1] continues the process … (pid N)`). */
