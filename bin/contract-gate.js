@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// The CLI runs the compiled package, bundled (dist/cli/bundle/: scripts/bundleCli.mjs); `npm run build` produces it
-// (npm ci and npm pack run it through "prepare").
+// The CLI runs the compiled package, bundled into one CommonJS file (dist/cli/bundle/main.cjs: scripts/bundleCli.mjs)
+// and loaded through V8's code cache (cli/codeCache.ts); `npm run build` produces it (npm ci and npm pack run it
+// through "prepare").
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 
@@ -17,18 +19,22 @@ if (!SERVERS.has(process.argv[2] ?? '') && !process.execArgv.some((arg) => arg.r
   setFlagsFromString(`${HEAP_GROWING}=50`);
 }
 
-const main = new URL('../dist/cli/bundle/main.js', import.meta.url);
-// The import says whether the package is built: only the entry itself missing is "not built" (a dependency missing
-// from node_modules is an error of its own, shown as it is).
-let run;
-try {
-  ({ main: run } = await import(main.href));
-} catch (error) {
-  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).startsWith(`Cannot find module '${fileURLToPath(main)}'`)) throw error;
-  process.stderr.write('contract-gate: the package is not built (no dist/cli/bundle/main.js): run `npm run build` in its folder\n');
+const main = fileURLToPath(new URL('../dist/cli/bundle/main.cjs', import.meta.url));
+// Only the bundle itself missing is "not built": a dependency missing from node_modules is an error of its own, shown
+// as it is.
+if (!existsSync(main)) {
+  process.stderr.write('contract-gate: the package is not built (no dist/cli/bundle/main.cjs): run `npm run build` in its folder\n');
   process.exit(2);
 }
+// The command and whether the heap flag above is set compile different code: each has its code cache entry.
+const command = process.argv[2] ?? '';
+const variant = `${/^[a-z]+$/.test(command) ? command : '-'}${process.argv.includes('--help') || process.argv.includes('-h') ? ' help' : ''}${SERVERS.has(command) ? '' : ' growing'}`;
+const { codeCacheDir, requireWithCodeCache } = await import('../dist/cli/codeCache.js');
+const { exports: bundle, keep } = requireWithCodeCache(main, codeCacheDir(), variant);
+bundle.setModuleImporter((specifier) => import(specifier));
+const run = bundle.main;
 process.exitCode = await run(process.argv.slice(2));
+keep();
 
 // The command has ended and written everything. A handle something left open (a socket still closing, a timer) must
 // not keep a CI job waiting: the event loop gets a short grace to drain, then the process ends with its exit code and

@@ -5,6 +5,9 @@ import { EXIT } from './exitCodes.js';
 import { addTableOptions, givenOptions, withDefaults } from './lib/commanderOptions.js';
 import { PACKAGE_VERSION } from './lib/repoPaths.js';
 
+// The entry (bin/contract-gate.js) lends its import() to the bundle, which cannot use its own: core/importModule.ts.
+export { setModuleImporter } from '../core/importModule.js';
+
 function declare(program: Command, declaration: CommandDeclaration, setExitCode: (code: number) => void): void {
   const command = program.command(declaration.name).description(declaration.description);
   for (const argument of declaration.arguments ?? []) command.argument(argument.name, argument.description, argument.default);

@@ -1,33 +1,59 @@
-// Bundles the compiled command line (dist/cli/main.js) into dist/cli/bundle/: a process loads a handful of files
+// Bundles the compiled command line (dist/cli/main.js) into dist/cli/bundle/main.cjs: a process loads one file
 // instead of some three hundred modules of its own and of its dependencies, which is most of a short command's start
-// (a one-method run: about a fifth less CPU). Each command stays a chunk of its own, loaded when it runs, so `--help`
-// loads none of them. Beside the entry: the embedded gateway's host process, which the bundled `run` forks from the
-// folder it runs in (gateway/host/hostedGateway.ts), and the matrix reporter that `merge` hands to Playwright
-// (reporters/shardMerge.ts). Playwright and Allure stay where npm put them: they are loaded only when needed, and
-// Playwright's own runner loads the unbundled suites and reporters of dist/.
+// (a one-method run: about a fifth less CPU), and with the code cache compiles none of it again (cli/codeCache.ts).
+// Beside it: the embedded gateway's host process, which the bundled `run` forks from the folder it runs in
+// (gateway/host/hostedGateway.ts), and the matrix reporter that `merge` hands to Playwright (reporters/shardMerge.ts).
+// Playwright and Allure stay where npm put them: they are loaded only when needed, and Playwright's own runner loads
+// the unbundled suites and reporters of dist/.
 //
 // Run by `npm run build` and `prepare` after tsc: node scripts/bundleCli.mjs
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist/cli/bundle`;
 rmSync(outdir, { recursive: true, force: true });
 
-await build({
+const shared = {
   absWorkingDir: root,
-  entryPoints: { main: 'dist/cli/main.js', gatewayHostProcess: 'dist/gateway/host/gatewayHostProcess.js', cachedGatewayHost: 'dist/profiles/hermes/cachedGatewayHost.js', conformanceMatrix: 'dist/reporters/conformanceMatrix.js' },
   outdir,
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
   sourcemap: true,
-  chunkNames: '[name]-[hash]',
   external: ['@playwright/test', 'playwright', 'playwright-core', 'allure', 'allure-js-commons', 'allure-playwright', 'tsx'],
+  logLevel: 'warning',
+};
+
+// The command line: one CommonJS file, which cli/codeCache.ts loads through V8's code cache (a script can have one, an
+// ES module cannot). Its commands are still initialised only when they run: esbuild turns their dynamic imports
+// into lazily initialised parts of the file.
+await build({
+  ...shared,
+  entryPoints: { main: 'dist/cli/main.js' },
+  format: 'cjs',
+  outExtension: { '.js': '.cjs' },
+  define: { 'import.meta.url': '__contractGateModuleUrl' },
+  banner: { js: "const __contractGateModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+});
+
+// The entries other processes load: ES modules sharing their chunks.
+await build({
+  ...shared,
+  entryPoints: { gatewayHostProcess: 'dist/gateway/host/gatewayHostProcess.js', cachedGatewayHost: 'dist/profiles/hermes/cachedGatewayHost.js', conformanceMatrix: 'dist/reporters/conformanceMatrix.js' },
+  splitting: true,
+  format: 'esm',
+  chunkNames: '[name]-[hash]',
   // Bundled CommonJS dependencies call require(); an ES module has none of its own.
   banner: { js: "import { createRequire as __contractGateRequire } from 'node:module'; const require = __contractGateRequire(import.meta.url);" },
-  logLevel: 'warning',
 });
+
+// A script compiled through the code cache cannot call import() (core/importModule.ts): the one import() the command
+// line may hold is importModule's own, which the entry replaces.
+const bundled = readFileSync(`${outdir}/main.cjs`, 'utf8');
+const dynamicImports = bundled.match(/(?<![\w$.])import\(/g)?.length ?? 0;
+if (dynamicImports !== 1) {
+  process.stderr.write(`dist/cli/bundle/main.cjs holds ${dynamicImports} import() calls: import what lies outside the bundle through core/importModule.ts\n`);
+  process.exit(1);
+}

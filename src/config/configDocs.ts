@@ -113,7 +113,9 @@ kept within 256 MB (\`CONTRACT_GATE_CACHE_MAX_MB\`; a default run of a document 
 stores about 13 MB): a run that writes to a folder over the bound removes the entries used least recently, down to
 three quarters of it. The package ships the validators of its profiles' default documents (\`validator-seed/\`, keyed
 the same way): where the folder misses, they are read from there, so a machine's first default run compiles none
-(\`CONTRACT_GATE_SEED_DIR\` names another seed; a checkout of the repository has none).
+(\`CONTRACT_GATE_SEED_DIR\` names another seed; a checkout of the repository has none). Its \`code/\` subfolder keeps
+V8's compiled code of the command line itself, an entry per kind of command, build and Node (24 at most): a command
+then starts without compiling its two megabytes of JavaScript again (a one-method run about 0.1 s of CPU sooner).
 
 ## The other commands
 

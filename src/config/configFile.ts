@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { HarnessError } from '../../core/index.js';
+import { importModule } from '../../core/importModule.js';
 import { checkConfig, type CheckedConfig } from './configCheck.js';
 
 /** Looked for in this order in each folder, from the working directory upward (as Playwright finds its own). */
@@ -50,7 +51,7 @@ async function tsxApi(path: string): Promise<TsImport | undefined> {
     }
     const exports = (JSON.parse(readFileSync(manifest, 'utf8')) as { exports?: Record<string, { import?: { default?: string } }> }).exports;
     const entry = exports?.['./esm/api']?.import?.default;
-    if (entry) return ((await import(pathToFileURL(join(dirname(manifest), entry)).href)) as { tsImport: TsImport }).tsImport;
+    if (entry) return (await importModule<{ tsImport: TsImport }>(pathToFileURL(join(dirname(manifest), entry)).href)).tsImport;
   }
   return undefined;
 }
@@ -81,7 +82,7 @@ async function contentOf(path: string): Promise<unknown> {
   }
   try {
     if (extension === '.ts' || extension === '.mts') return await importTypeScript(path);
-    if (extension === '.mjs' || extension === '.js') return defaultExport(await import(pathToFileURL(path).href));
+    if (extension === '.mjs' || extension === '.js') return defaultExport(await importModule(pathToFileURL(path).href));
   } catch (error) {
     if (HarnessError.is(error)) throw error;
     throw new HarnessError('USAGE', `${path} could not be loaded: ${(error as Error).message}`, { cause: error });

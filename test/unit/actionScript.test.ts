@@ -66,7 +66,7 @@ test('a passing gate: outputs verdict pass, 0 failed, 0 flaky and the report fol
   const dir = scratchDir('contract-gate-action');
   const cache = join(dir, 'validator-cache');
   const config = configIn(dir, { contract: [SLICE], runs: 3, reportDir: 'gate-report' });
-  const bundle = join(REPO, 'dist', 'cli', 'bundle', 'main.js');
+  const bundle = join(REPO, 'dist', 'cli', 'bundle', 'main.cjs');
   const built = statSync(bundle).mtimeMs;
   const inputs = { INPUT_CONFIG: config, INPUT_ARGS: '--grep "@method:session\\.create" --seed 5', CONTRACT_GATE_TOKEN: TOKEN, INPUT_CACHE_DIR: cache };
   const run = await runAction(inputs, dir);

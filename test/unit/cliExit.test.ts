@@ -1,5 +1,5 @@
 import { expect, test } from './helpers/test.js';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type CliResult, REPO, runCli, runScript } from './helpers/cliRunner.js';
 import { scratchDir } from './helpers/scratchDir.js';
@@ -32,8 +32,7 @@ test('a command that leaves a handle open still ends, with its exit code, naming
 test('an unbuilt package says so (exit 2); a built one whose bundle cannot load a dependency shows that error instead', async () => {
   const entryIn = (files: Record<string, string>): Promise<CliResult> => {
     const dir = scratchDir('contract-gate-entry');
-    mkdirSync(join(dir, 'bin'));
-    copyFileSync(join(REPO, 'bin', 'contract-gate.js'), join(dir, 'bin', 'contract-gate.js'));
+    cpSync(join(REPO, 'bin'), join(dir, 'bin'), { recursive: true });
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'contract-gate', type: 'module' }));
     for (const [path, text] of Object.entries(files)) {
       mkdirSync(dirname(join(dir, path)), { recursive: true });
@@ -42,9 +41,10 @@ test('an unbuilt package says so (exit 2); a built one whose bundle cannot load 
     return runScript(join(dir, 'bin', 'contract-gate.js'), ['--version']);
   };
   const unbuilt = await entryIn({});
-  expect([unbuilt.code, unbuilt.stderr]).toEqual([2, 'contract-gate: the package is not built (no dist/cli/bundle/main.js): run `npm run build` in its folder\n']);
-  const broken = await entryIn({ 'dist/cli/bundle/main.js': "import 'contract-gate-no-such-dependency';\nexport const main = async () => 0;\n" });
+  expect([unbuilt.code, unbuilt.stderr]).toEqual([2, 'contract-gate: the package is not built (no dist/cli/bundle/main.cjs): run `npm run build` in its folder\n']);
+  const codeCache = readFileSync(join(REPO, 'dist', 'cli', 'codeCache.js'), 'utf8');
+  const broken = await entryIn({ 'dist/cli/bundle/main.cjs': "require('contract-gate-no-such-dependency');\nexports.main = async () => 0;\n", 'dist/cli/codeCache.js': codeCache });
   expect(broken.code).toBe(1);
-  expect(broken.stderr).toContain("Cannot find package 'contract-gate-no-such-dependency'");
+  expect(broken.stderr).toContain("Cannot find module 'contract-gate-no-such-dependency'");
   expect(broken.stderr).not.toContain('not built');
 });

@@ -104,7 +104,7 @@ test("the embedded gateway of a run keeps its validators in the harness's cache:
   const gatewayEntries = (): Map<string, number> =>
     new Map(
       readdirSync(cache)
-        .filter((name) => readFileSync(join(cache, name), 'utf8').includes('urn:contract-gate:gateway:document:'))
+        .filter((name) => name.endsWith('.cjs') && readFileSync(join(cache, name), 'utf8').includes('urn:contract-gate:gateway:document:'))
         .map((name) => [name, statSync(join(cache, name)).ino]),
     );
   try {

@@ -1,4 +1,6 @@
+import type * as PlaywrightTest from '@playwright/test';
 import type { Browser } from '@playwright/test';
+import { importModule } from '../../../core/importModule.js';
 
 /** Where the browser lane finds Chromium: the system's, never a downloaded one. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -81,7 +83,7 @@ export function browserShare<B extends Closable>(launch: () => Promise<B>): Brow
 async function launchChromium(): Promise<Browser> {
   // Loaded when a browser is first needed: Playwright costs about 0.4 s of CPU to load, which a run whose selection
   // has no browser cell, and every other command that loads the profile, need not pay.
-  const { chromium } = await import('@playwright/test');
+  const { chromium } = await importModule<typeof PlaywrightTest>('@playwright/test');
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
