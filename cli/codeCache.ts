@@ -30,11 +30,13 @@ export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | und
 }
 
 /**
- * The entry's name: the bundle's text, this Node and the flags the code is compiled under. V8 itself checks only the
+ * The entry's name: the bundle's text, this Node and the flags the code is compiled under (V8 refuses data made under
+ * other flags: a process of each would otherwise write the entry again for the other). V8 itself checks only the
  * text's length against its data, so two builds of one length must not share an entry: the text is in the key.
  */
-export function codeCacheKey(source: string, variant: string): string {
-  return createHash('sha1').update(`${process.version}\0${process.arch}\0${variant}\0${process.execArgv.join(' ')}\0`).update(source).digest('hex').slice(0, 32);
+export function codeCacheKey(source: string, variant: string, env: NodeJS.ProcessEnv = process.env): string {
+  const flags = `${process.execArgv.join(' ')}\0${env['NODE_OPTIONS'] ?? ''}`;
+  return createHash('sha1').update(`${process.version}\0${process.arch}\0${variant}\0${flags}\0`).update(source).digest('hex').slice(0, 32);
 }
 
 /** Keeps the newest `limit` entries (by the time they were written) and removes partial files left by dead writers. */

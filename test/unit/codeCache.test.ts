@@ -89,6 +89,7 @@ test('requireWithCodeCache gives what require gives, stores on keep() only what 
   expect(entriesIn(code)).toHaveLength(2);
   expect(codeCacheKey('abc', 'v')).not.toBe(codeCacheKey('abd', 'v'));
   expect(codeCacheKey('abc', 'run')).not.toBe(codeCacheKey('abc', 'serve'));
+  expect(codeCacheKey('abc', 'run', {})).not.toBe(codeCacheKey('abc', 'run', { NODE_OPTIONS: '--max-old-space-size=4096' }));
 });
 
 test('the cache keeps its newest entries and drops partial files of writers that died; it lives beside the validators', () => {
