@@ -39,6 +39,16 @@ export function codeCacheKey(source: string, variant: string, env: NodeJS.Proces
   return createHash('sha1').update(`${process.version}\0${process.arch}\0${variant}\0${flags}\0`).update(source).digest('hex').slice(0, 32);
 }
 
+/**
+ * The `import()` calls in a script's text. A script compiled through the code cache cannot make one (Node 20 loses the
+ * callback in cached code), so the command line's bundle may hold only importModule's own, which its entry replaces
+ * (core/importModule.ts): scripts/bundleCli.mjs refuses any other. Counted on the text, strings and comments included:
+ * a false alarm costs a look, a miss a broken command.
+ */
+export function dynamicImportsIn(text: string): number {
+  return text.match(/(?<![\w$.])import\s*\(/g)?.length ?? 0;
+}
+
 /** Keeps the newest `limit` entries (by the time they were written) and removes partial files left by dead writers. */
 export function pruneCodeCache(dir: string, limit = CODE_CACHE_ENTRIES, now = Date.now()): void {
   const entries: { path: string; mtimeMs: number }[] = [];

@@ -10,6 +10,7 @@
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { dynamicImportsIn } from '../dist/cli/codeCache.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist/cli/bundle`;
@@ -49,11 +50,10 @@ await build({
   banner: { js: "import { createRequire as __contractGateRequire } from 'node:module'; const require = __contractGateRequire(import.meta.url);" },
 });
 
-// A script compiled through the code cache cannot call import() (core/importModule.ts): the one import() the command
-// line may hold is importModule's own, which the entry replaces.
-const bundled = readFileSync(`${outdir}/main.cjs`, 'utf8');
-const dynamicImports = bundled.match(/(?<![\w$.])import\(/g)?.length ?? 0;
+// A script compiled through the code cache cannot call import(): the one the command line may hold is importModule's
+// own, which the entry replaces (core/importModule.ts).
+const dynamicImports = dynamicImportsIn(readFileSync(`${outdir}/main.cjs`, 'utf8'));
 if (dynamicImports !== 1) {
-  process.stderr.write(`dist/cli/bundle/main.cjs holds ${dynamicImports} import() calls: import what lies outside the bundle through core/importModule.ts\n`);
+  process.stderr.write(`dist/cli/bundle/main.cjs holds ${dynamicImports} import() calls, not 1: import what lies outside the bundle through core/importModule.ts\n`);
   process.exit(1);
 }

@@ -1,7 +1,7 @@
 import { expect, test } from './helpers/test.js';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CODE_CACHE_ENTRIES, codeCacheDir, codeCacheKey, pruneCodeCache, requireWithCodeCache } from '../../cli/codeCache.js';
+import { CODE_CACHE_ENTRIES, codeCacheDir, codeCacheKey, dynamicImportsIn, pruneCodeCache, requireWithCodeCache } from '../../cli/codeCache.js';
 import { REPO, runCli } from './helpers/cliRunner.js';
 import { scratchDir } from './helpers/scratchDir.js';
 
@@ -113,4 +113,9 @@ test('the cache keeps its newest entries and drops partial files of writers that
   expect(codeCacheDir({ CONTRACT_GATE_CACHE_DIR: '/x/y' })).toBe(join('/x/y', 'code'));
   expect(codeCacheDir({ XDG_CACHE_HOME: '/c' })).toBe(join('/c', 'contract-gate', 'validators', 'code'));
   expect(codeCacheDir({ CONTRACT_GATE_CACHE: 'off', CONTRACT_GATE_CACHE_DIR: '/x/y' })).toBeUndefined();
+});
+
+test('the bundle guard counts every import() call, and nothing that only looks like one', () => {
+  expect(dynamicImportsIn("const a = await import('a');\nconst b = import (`b`);\n(0, import_x.default)(import(spec));")).toBe(3);
+  expect(dynamicImportsIn("reimport('a'); x.import('b'); $import('c'); const u = import.meta.url; importer('d');")).toBe(0);
 });
