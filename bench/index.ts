@@ -11,9 +11,10 @@
  * - the method engine vs a bare `ws` request/response loop replaying its requests, and vs @open-rpc/test-coverage,
  *   on the Hermes session-lifecycle and the MetaMask documents, and where a judged call's CPU goes in each
  *   (bench/fuzz.ts);
- * - `contract-gate --help` start-up, and a default `contract-gate run` on the session-lifecycle document with each
- *   runner (the engine, then `--runner playwright`): wall time, CPU and peak memory of the process tree and of its
- *   largest process (BENCH_FULL=1 adds the full Hermes document);
+ * - `contract-gate --help` start-up, a one-method run with the command line's code cache warm and off, and a default
+ *   `contract-gate run` on the session-lifecycle document with each runner (the engine, then `--runner playwright`):
+ *   wall time, CPU and peak memory of the process tree and of its largest process (BENCH_FULL=1 adds the full Hermes
+ *   document);
  * - the same document against a target spawned over stdio, its processes continued between method runs and one per
  *   connection: wall time, CPU of the tree with the targets, processes started.
  *
@@ -125,6 +126,31 @@ async function helpStart(): Promise<Line[]> {
   return [{ measure: `contract-gate --help, median of 5 (bare node start ${(median(bare) / 1000).toFixed(2)} s)`, value: `${seconds.toFixed(2)} s`, goal: '≤ 0.3 s', met: seconds <= 0.3 }];
 }
 
+/**
+ * A one-method `contract-gate run`, CPU of the process tree, with the command line's code cache warm and with it off
+ * (`CONTRACT_GATE_CODE_CACHE=off`: the bundle compiled as on a machine's first command), alternating, medians of five.
+ * The validator cache is warm for both.
+ */
+async function shortRun(): Promise<Line[]> {
+  const args = [join(REPO, 'bin', 'contract-gate.js'), 'run', '--contract', 'profiles/hermes/contracts/session-lifecycle.openrpc.json', '--grep', '@method:session\\.list(?=\\s|$)', '--runs', '3', '--seed', '1', '--report-dir', join(OUT, 'bench-short-run')];
+  const cached: number[] = [];
+  const compiled: number[] = [];
+  await runMeasured(args, { cwd: REPO, env: { CI: 'true' } });
+  for (let round = 0; round < 5; round++) {
+    cached.push((await runMeasured(args, { cwd: REPO, env: { CI: 'true' } })).reapedCpuMs);
+    compiled.push((await runMeasured(args, { cwd: REPO, env: { CI: 'true', CONTRACT_GATE_CODE_CACHE: 'off' } })).reapedCpuMs);
+  }
+  const median = (values: number[]): number => [...values].sort((a, b) => a - b)[2] as number;
+  return [
+    {
+      measure: `a one-method run, CPU of the process tree: code cache warm / off (${(median(cached) / 1000).toFixed(2)} s / ${(median(compiled) / 1000).toFixed(2)} s, medians of 5)`,
+      value: times(median(cached) / median(compiled)),
+      goal: 'reported',
+      met: undefined,
+    },
+  ];
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   const lines: Line[] = [];
@@ -173,6 +199,7 @@ async function main(): Promise<void> {
     );
   }
   lines.push(...(await helpStart()));
+  lines.push(...(await shortRun()));
   lines.push(...(await defaultRun('profiles/hermes/contracts/session-lifecycle.openrpc.json', 8)));
   lines.push(...(await stdioRun('profiles/hermes/contracts/session-lifecycle.openrpc.json')));
   if (process.env['BENCH_FULL']) lines.push(...(await defaultRun('profiles/hermes/contracts/gateway.openrpc.json', 15)));

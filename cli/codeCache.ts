@@ -21,10 +21,10 @@ const STALE_PARTIAL_MS = 60 * 60 * 1000;
 /**
  * The folder of the code cache: `code/` in the validator cache's folder (`CONTRACT_GATE_CACHE_DIR`, else
  * `$XDG_CACHE_HOME/contract-gate/validators`, `~/.cache/...`), none when `CONTRACT_GATE_CACHE=off`
- * (core/validatorCache.ts follows the same rules).
+ * (core/validatorCache.ts follows the same rules) or `CONTRACT_GATE_CODE_CACHE=off` (this cache alone).
  */
 export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (env['CONTRACT_GATE_CACHE'] === 'off') return undefined;
+  if (env['CONTRACT_GATE_CACHE'] === 'off' || env['CONTRACT_GATE_CODE_CACHE'] === 'off') return undefined;
   const folder = env['CONTRACT_GATE_CACHE_DIR'] || join(env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'contract-gate', 'validators');
   return join(folder, 'code');
 }

@@ -47,6 +47,15 @@ test('the first command stores its compiled code, the next one reads it and writ
   expect(existsSync(join(offDir, 'code'))).toBe(false);
 });
 
+test('CONTRACT_GATE_CODE_CACHE=off turns off the code cache alone: the run still keeps its validators', async () => {
+  const cache = scratchDir('contract-gate-code-cache');
+  const report = join(scratchDir('contract-gate-code-cache-report'), 'report');
+  const run = await runCli(['run', '--contract', SLICE, '--grep', '@method:session\\.list(?=\\s|$)', '--runs', '2', '--report-dir', report], { CONTRACT_GATE_CACHE_DIR: cache, CONTRACT_GATE_CODE_CACHE: 'off' });
+  expect(run.code, run.stdout + run.stderr).toBe(0);
+  expect(readdirSync(cache).filter((name) => name.endsWith('.cjs')).length, 'validators kept').toBeGreaterThan(0);
+  expect(existsSync(join(cache, 'code'))).toBe(false);
+});
+
 test('a command read from the cache still imports what lies outside the bundle: a configuration file', async () => {
   const cache = scratchDir('contract-gate-code-cache');
   const dir = scratchDir('contract-gate-code-cache-config');
@@ -113,6 +122,7 @@ test('the cache keeps its newest entries and drops partial files of writers that
   expect(codeCacheDir({ CONTRACT_GATE_CACHE_DIR: '/x/y' })).toBe(join('/x/y', 'code'));
   expect(codeCacheDir({ XDG_CACHE_HOME: '/c' })).toBe(join('/c', 'contract-gate', 'validators', 'code'));
   expect(codeCacheDir({ CONTRACT_GATE_CACHE: 'off', CONTRACT_GATE_CACHE_DIR: '/x/y' })).toBeUndefined();
+  expect(codeCacheDir({ CONTRACT_GATE_CODE_CACHE: 'off', CONTRACT_GATE_CACHE_DIR: '/x/y' })).toBeUndefined();
 });
 
 test('the bundle guard counts every import() call, and nothing that only looks like one', () => {
