@@ -13,12 +13,11 @@ const LEAK = { NODE_OPTIONS: `--import ${join(REPO, 'test', 'unit', 'helpers', '
 const LINGER = /^contract-gate: the command ended, but Timeout stayed open 3 s later; exiting$/m;
 
 test('a command that leaves a handle open still ends, with its exit code, naming the handle; without one it ends at once and says nothing', async () => {
-  const started = Date.now();
+  // runCli kills a child still running after 30 s (exit code -1): exit 0 with the grace's message is the grace's end.
   const leaked = await runCli(['profiles'], LEAK, 30_000);
   expect(leaked.code, leaked.stderr).toBe(0);
   expect(leaked.stdout).toContain('hermes (default');
   expect(leaked.stderr).toMatch(LINGER);
-  expect(Date.now() - started, 'ended by the grace, not by the test').toBeLessThan(25_000);
 
   const usage = await runCli(['replay', join(REPO, 'no-such-replay.json')], LEAK, 30_000);
   expect(usage.code, 'the usage error keeps its exit code').toBe(2);

@@ -12,7 +12,8 @@ import { scratchDir } from './helpers/scratchDir.js';
 // n/a), ends promptly with exit 1, and its replay file kills a fresh instance of the same server.
 const FATAL_FRAME = 'this is not json';
 const CONTRACT = join(FOREIGN_DIR, 'crashOnFrame.openrpc.json');
-const WALL_BOUND_MS = 60_000;
+/** Where runCli kills a run that hangs: a bound on a hang, not a time the test measures. */
+const HANG_BOUND_MS = 70_000;
 
 test('a target that exits on a non-JSON frame: targetDown names the frame, later cells are not run, the replay kills a fresh instance', async () => {
   test.setTimeout(120_000);
@@ -20,11 +21,9 @@ test('a target that exits on a non-JSON frame: targetDown names the frame, later
   const reportDir = scratchDir('contract-gate-crash');
   try {
     const started = Date.now();
-    const run = await runCli(['run', '--target', server.url, '--contract', CONTRACT, '--seed', '1', '--runs', '5', '--report-dir', reportDir], {}, WALL_BOUND_MS + 10_000);
-    const wallMs = Date.now() - started;
+    const run = await runCli(['run', '--target', server.url, '--contract', CONTRACT, '--seed', '1', '--runs', '5', '--report-dir', reportDir], {}, HANG_BOUND_MS);
     expect(await server.exited, 'the server exited on the fatal frame').toBe(70);
     expect(run.code, run.stdout).toBe(1);
-    expect(wallMs).toBeLessThan(WALL_BOUND_MS);
     const lines = run.stdout.split('\n');
     const summary = lines.slice(lines.findIndex((line) => / checks in /.test(line)) + 1);
     expect(summary[0]).toBe(`contract-gate: TARGET DOWN after (connection) × envelope.parse-error: ${FATAL_FRAME}`);
@@ -33,8 +32,10 @@ test('a target that exits on a non-JSON frame: targetDown names the frame, later
     expect(matrix.targetDown).toMatchObject({ subject: '(connection)', check: 'envelope.parse-error', frame: FATAL_FRAME, kind: 'down' });
     const downAt = Date.parse(matrix.targetDown?.at ?? '');
     expect(downAt).toBeGreaterThan(started);
-    // The run ends within 10 s of finding the target down (the matrix is written at the very end).
-    expect(Date.parse(matrix.generatedAt) - downAt).toBeLessThanOrEqual(10_000);
+    expect(Date.parse(matrix.generatedAt)).toBeGreaterThanOrEqual(downAt);
+    // The run ends once the target is down without waiting on it: no request waited out its timeout (counted, not
+    // timed: a loaded machine does not change it), and the later cells are not run (below).
+    expect(matrix.traffic?.timeouts, 'requests that waited out their timeout').toBe(0);
     const cell = (check: string) => matrix.cells.find((c) => c.method === '(connection)' && c.check === check);
     expect(cell('envelope.parse-error')?.status).toBe('fail');
     // The count never exceeds what was sent: one frame went out before the connection was lost.
@@ -70,11 +71,12 @@ test('over HTTP too: a target that exits on a non-JSON body is found down at onc
   const server = await startChildServer('crashOnFrameServer.mjs', ['--http', FATAL_FRAME]);
   const reportDir = scratchDir('contract-gate-crash');
   try {
-    const run = await runCli(['run', '--target', server.url, '--contract', CONTRACT, '--seed', '1', '--runs', '5', '--report-dir', reportDir], {}, WALL_BOUND_MS + 10_000);
+    const run = await runCli(['run', '--target', server.url, '--contract', CONTRACT, '--seed', '1', '--runs', '5', '--report-dir', reportDir], {}, HANG_BOUND_MS);
     expect(await server.exited, 'the server exited on the fatal body').toBe(70);
     expect(run.code, run.stdout).toBe(1);
     const matrix = JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')) as Matrix;
     expect(matrix.targetDown).toMatchObject({ subject: '(connection)', check: 'envelope.parse-error', frame: FATAL_FRAME, kind: 'down' });
+    expect(matrix.traffic?.timeouts, 'requests that waited out their timeout').toBe(0);
     const cell = (check: string) => matrix.cells.find((c) => c.method === '(connection)' && c.check === check);
     // A POST the target refused is a lost connection: nothing more is sent on it, and the count says so.
     expect(cell('envelope.parse-error')?.detail).toMatch(/^the connection was lost after not JSON \(this is not json\): 1 of 3 non-JSON frames sent; 1 of 1 non-JSON frames broke the rule/);
