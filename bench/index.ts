@@ -46,6 +46,8 @@ interface Line {
 }
 
 const times = (value: number): string => `${value.toFixed(2)}×`;
+/** The middle of five measurements. */
+const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[2] as number;
 
 type Runner = 'in-process' | 'playwright';
 
@@ -121,7 +123,6 @@ async function helpStart(): Promise<Line[]> {
     help.push((await runMeasured([join(REPO, 'bin', 'contract-gate.js'), '--help'], { cwd: REPO })).wallMs);
     bare.push((await runMeasured(['-e', '0'], { cwd: REPO })).wallMs);
   }
-  const median = (values: number[]): number => [...values].sort((a, b) => a - b)[2] as number;
   const seconds = median(help) / 1000;
   return [{ measure: `contract-gate --help, median of 5 (bare node start ${(median(bare) / 1000).toFixed(2)} s)`, value: `${seconds.toFixed(2)} s`, goal: '≤ 0.3 s', met: seconds <= 0.3 }];
 }
@@ -140,7 +141,6 @@ async function shortRun(): Promise<Line[]> {
     cached.push((await runMeasured(args, { cwd: REPO, env: { CI: 'true' } })).reapedCpuMs);
     compiled.push((await runMeasured(args, { cwd: REPO, env: { CI: 'true', CONTRACT_GATE_CODE_CACHE: 'off' } })).reapedCpuMs);
   }
-  const median = (values: number[]): number => [...values].sort((a, b) => a - b)[2] as number;
   return [
     {
       measure: `a one-method run, CPU of the process tree: code cache warm / off (${(median(cached) / 1000).toFixed(2)} s / ${(median(compiled) / 1000).toFixed(2)} s, medians of 5)`,

@@ -7,26 +7,22 @@
 // The cache is best effort, like the validator cache beside it: a folder that cannot be read or written, or data V8
 // refuses (another Node, other flags), only means compiling as without it.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { STALE_PARTIAL_MS, validatorCacheDir, writeEntry } from '../core/cacheFolder.js';
 
 /** Entries kept in the folder: one per kind of command and Node flags, for each build of the package in use. */
 export const CODE_CACHE_ENTRIES = 24;
-/** A writer's partial file this old belongs to a process that died before renaming it. */
-const STALE_PARTIAL_MS = 60 * 60 * 1000;
 
 /**
- * The folder of the code cache: `code/` in the validator cache's folder (`CONTRACT_GATE_CACHE_DIR`, else
- * `$XDG_CACHE_HOME/contract-gate/validators`, `~/.cache/...`), none when `CONTRACT_GATE_CACHE=off`
- * (core/validatorCache.ts follows the same rules) or `CONTRACT_GATE_CODE_CACHE=off` (this cache alone).
+ * The folder of the code cache: `code/` in the validator cache's folder, none when that cache is off or
+ * `CONTRACT_GATE_CODE_CACHE=off` (this cache alone).
  */
 export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (env['CONTRACT_GATE_CACHE'] === 'off' || env['CONTRACT_GATE_CODE_CACHE'] === 'off') return undefined;
-  const folder = env['CONTRACT_GATE_CACHE_DIR'] || join(env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'contract-gate', 'validators');
-  return join(folder, 'code');
+  const folder = validatorCacheDir(env);
+  return folder === undefined || env['CONTRACT_GATE_CODE_CACHE'] === 'off' ? undefined : join(folder, 'code');
 }
 
 /**
@@ -88,16 +84,13 @@ export function requireWithCodeCache(file: string, dir: string | undefined, vari
   });
   const module = { exports: {} as Record<string, unknown> };
   (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(file), module, file, dirname(file));
-  let kept = !path || (cachedData !== undefined && !script.cachedDataRejected);
+  let kept = cachedData !== undefined && !script.cachedDataRejected;
   const keep = (): void => {
-    if (kept || !dir || !path) return;
+    if (kept || !path) return;
     kept = true;
     try {
-      mkdirSync(dir, { recursive: true });
-      const partial = `${path}.${process.pid}.partial`;
-      writeFileSync(partial, script.createCachedData());
-      renameSync(partial, path);
-      pruneCodeCache(dir);
+      writeEntry(path, script.createCachedData());
+      pruneCodeCache(dirname(path));
     } catch {
       // A cache that cannot be written: the next process compiles, as this one did.
     }

@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { _, type Ajv, type CodeOptions, type Options, type ValidateFunction } from 'ajv';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import { AJV_DEFAULTS, createAjv } from './ajv.js';
+import { STALE_PARTIAL_MS, validatorCacheDir, writeEntry } from './cacheFolder.js';
+
+export { validatorCacheDir } from './cacheFolder.js';
 
 const require = createRequire(import.meta.url);
 // Imported, not required: the bundled command line then holds one copy of ajv's code generator, so the `_` code of
@@ -15,17 +17,6 @@ const standaloneCode = standaloneModule as unknown as (ajv: Ajv, validate: Valid
 const AJV_VERSION = (require('ajv/package.json') as { version: string }).version;
 /** Bumped whenever what a cached file holds changes meaning. */
 const FORMAT = 2;
-
-/**
- * Where validators are kept between runs: `CONTRACT_GATE_CACHE_DIR`, else the user's cache folder
- * (`$XDG_CACHE_HOME/contract-gate/validators`, `~/.cache/...`). `CONTRACT_GATE_CACHE=off` turns the cache off.
- */
-export function validatorCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (env['CONTRACT_GATE_CACHE'] === 'off') return undefined;
-  if (env['CONTRACT_GATE_CACHE_DIR']) return env['CONTRACT_GATE_CACHE_DIR'];
-  const base = env['XDG_CACHE_HOME'] || join(homedir(), '.cache');
-  return join(base, 'contract-gate', 'validators');
-}
 
 /**
  * The validator seed an installed package ships (`validator-seed/` beside its `dist/`, written when it is packed):
@@ -114,8 +105,6 @@ export function packValidatorSeed(cacheDir: string, seedDir: string): number {
 const DEFAULT_MAX_MB = 256;
 /** A loaded entry older than this is marked used again (its modification time), so pruning keeps what runs use. */
 const REFRESH_AFTER_MS = 24 * 60 * 60 * 1000;
-/** A writer's partial file this old belongs to a process that died before renaming it. */
-const STALE_PARTIAL_MS = 60 * 60 * 1000;
 
 /** The folder's bound in bytes: `CONTRACT_GATE_CACHE_MAX_MB` megabytes (default 256; a default run of a document of 1,300 schemas stores about 13 MB). */
 export function validatorCacheLimit(env: NodeJS.ProcessEnv = process.env): number {
@@ -276,14 +265,8 @@ export class ValidatorCache {
   /** Keeps `validate` (compiled by `ajv`, whose options include `code.source`) for the next run. */
   store(schemaText: string, ajv: Ajv, validate: ValidateFunction): void {
     if (this.failedWrites > 2) return;
-    const path = join(this.dir, this.nameOf(schemaText));
-    const partial = `${path}.${process.pid}.partial`;
     try {
-      const code = asciiSource(standaloneCode(ajv, validate));
-      mkdirSync(this.dir, { recursive: true });
-      writeFileSync(partial, code);
-      // Concurrent runs may write the same entry: each writes its own file and renames it, so a reader sees a whole one.
-      renameSync(partial, path);
+      writeEntry(join(this.dir, this.nameOf(schemaText)), asciiSource(standaloneCode(ajv, validate)));
       activity.stored++;
       if (!pruned.has(this.dir)) {
         pruned.add(this.dir);
@@ -291,11 +274,6 @@ export class ValidatorCache {
       }
     } catch {
       this.failedWrites++;
-      try {
-        rmSync(partial, { force: true });
-      } catch {
-        // The folder itself is unusable: nothing was written.
-      }
     }
   }
 }

@@ -41,8 +41,12 @@ test('an unbuilt package says so (exit 2); a built one whose bundle cannot load 
   };
   const unbuilt = await entryIn({});
   expect([unbuilt.code, unbuilt.stderr]).toEqual([2, 'contract-gate: the package is not built (no dist/cli/bundle/main.cjs): run `npm run build` in its folder\n']);
-  const codeCache = readFileSync(join(REPO, 'dist', 'cli', 'codeCache.js'), 'utf8');
-  const broken = await entryIn({ 'dist/cli/bundle/main.cjs': "require('contract-gate-no-such-dependency');\nexports.main = async () => 0;\n", 'dist/cli/codeCache.js': codeCache });
+  const built = (path: string) => readFileSync(join(REPO, path), 'utf8');
+  const broken = await entryIn({
+    'dist/cli/bundle/main.cjs': "require('contract-gate-no-such-dependency');\nexports.main = async () => 0;\n",
+    'dist/cli/codeCache.js': built('dist/cli/codeCache.js'),
+    'dist/core/cacheFolder.js': built('dist/core/cacheFolder.js'),
+  });
   expect(broken.code).toBe(1);
   expect(broken.stderr).toContain("Cannot find module 'contract-gate-no-such-dependency'");
   expect(broken.stderr).not.toContain('not built');
