@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { HarnessError } from '../core/harnessError.js';
 import { COMMANDS, type CommandDeclaration } from './commands/index.js';
 import { EXIT } from './exitCodes.js';
+import { dropWritesOnceClosed } from '../core/closedOutput.js';
 import { addTableOptions, givenOptions, withDefaults } from './lib/commanderOptions.js';
 import { PACKAGE_VERSION } from './lib/repoPaths.js';
 
@@ -37,11 +38,9 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  // `contract-gate --help | head`: a reader that stops early is not an error.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-    process.exit(EXIT.OK);
-  });
+  // `contract-gate run | head`: a reader that stops early is not an error, and the command still ends with its own code.
+  dropWritesOnceClosed(process.stdout);
+  dropWritesOnceClosed(process.stderr);
   let exitCode: number = EXIT.OK;
   const program = buildProgram((code) => {
     exitCode = code;

@@ -1,5 +1,6 @@
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { join } from 'node:path';
+import { dropWritesOnceClosed } from '../core/closedOutput.js';
 import { cellFromTags, PREPARE_TAG } from '../src/checks/tags.js';
 import { parallelismOf } from '../src/config/parallelism.js';
 import { runConfigFromEnv } from '../src/config/runConfigFile.js';
@@ -34,6 +35,9 @@ export default class ProgressReporter implements Reporter {
   private reportDir: string | undefined;
 
   constructor(options: ProgressOptions = {}) {
+    // The runner shares `contract-gate run`'s output: a reader that stops early must not end the run (core/closedOutput.ts).
+    dropWritesOnceClosed(process.stdout);
+    dropWritesOnceClosed(process.stderr);
     const stream: ProgressStream = options.stream ?? process.stdout;
     this.lines = new ProgressLines(stream, options.tty ?? process.stdout.isTTY === true);
   }
