@@ -41,7 +41,7 @@ interface JsonSuite {
 }
 
 /** What kind of process a command line is, for the by-process table. */
-export function processKind(argv: string): string {
+function processKind(argv: string): string {
   const command = /contract-gate(?:\.js)? (\w[\w-]*)/.exec(argv)?.[1];
   if (command) return `contract-gate ${command}`;
   if (argv.includes('workerProcessEntry')) return 'Playwright worker';

@@ -1,8 +1,8 @@
 import { Command, CommanderError } from 'commander';
+import { dropWritesOnceClosed } from '../core/closedOutput.js';
 import { HarnessError } from '../core/harnessError.js';
 import { COMMANDS, type CommandDeclaration } from './commands/index.js';
 import { EXIT } from './exitCodes.js';
-import { dropWritesOnceClosed } from '../core/closedOutput.js';
 import { addTableOptions, givenOptions, withDefaults } from './lib/commanderOptions.js';
 import { PACKAGE_VERSION } from './lib/repoPaths.js';
 
