@@ -10,7 +10,7 @@ import { parseMatrixJson, renderJson } from '../src/report/renderJson.js';
 import { renderHtml } from '../src/report/renderHtml.js';
 import { renderJunit } from '../src/report/renderJunit.js';
 import { renderMarkdown } from '../src/report/renderMarkdown.js';
-import { attachRuns, mergeRuns } from '../src/report/runFacts.js';
+import { attachRuns, type FoundShard, mergeRuns, shardSetProblem } from '../src/report/runFacts.js';
 import { addTraffic, mergeShardRecords, parseShardRecords, SHARD_RECORDS_FILE } from '../src/report/shardRecords.js';
 import { HarnessError } from '../core/index.js';
 import { type ConformanceMatrixOptions, MATRIX_FILES } from './conformanceMatrix.js';
@@ -70,9 +70,11 @@ async function factsOfShards(blobDirs: readonly string[]): Promise<ShardsFacts> 
   let from = '';
   const runs: Array<MatrixRuns | undefined> = [];
   let traffic: MatrixTraffic | undefined;
+  const shards: FoundShard[] = [];
   for (const dir of blobDirs) {
     for (const path of await findFiles(dir, (name) => name === MATRIX_FILES.json)) {
       const shardMatrix = parseMatrixJson(await readFile(path, 'utf8'), path);
+      if (shardMatrix.shard !== undefined) shards.push({ shard: shardMatrix.shard, path });
       const { target, contracts, seed, failOnFlaky, minCoverage } = shardMatrix;
       const shardRun: MatrixRun = { target, contracts, seed, ...(failOnFlaky ? { failOnFlaky } : {}), ...(minCoverage ? { minCoverage } : {}) };
       const mismatch = run && sameRun(run, shardRun);
@@ -83,6 +85,8 @@ async function factsOfShards(blobDirs: readonly string[]): Promise<ShardsFacts> 
       traffic = addTraffic(traffic, shardMatrix.traffic);
     }
   }
+  const incomplete = shardSetProblem(shards);
+  if (incomplete) throw new HarnessError('USAGE', `cannot merge: ${incomplete}`);
   if (run) return { run, runs: mergeRuns(runs), traffic };
   throw new HarnessError('USAGE', `no matrix.json in ${blobDirs.join(', ')}: each shard's report folder holds one beside its blob report`);
 }

@@ -100,10 +100,11 @@ Examples:
 `;
 
 export const MERGE_HELP = `
-Every shard must run with the same --seed, target, contracts and --min-coverage (the merge refuses otherwise); the
-coverage floor is applied to the merged matrix, never to a shard's. The merge prints the merged verdict as run does.
+Every shard must run with the same --seed, target, contracts and --min-coverage, and every shard i/n of the run must
+be given once: the merge refuses otherwise (a missing shard's cells would pass unseen). The coverage floor is applied to
+the merged matrix, never to a shard's. The merge prints the merged verdict as run does.
 Exit codes: 0 the merged matrix passes; 1 a check failed, a baseline entry is stale, a cell is flaky under
---fail-on-flaky, or fewer methods were reached than --min-coverage asks; 2 the merge failed.
+--fail-on-flaky, or fewer methods were reached than --min-coverage asks; 2 the merge failed or was refused.
 
 Example (four machines, then one merge job):
   npx contract-gate run --shard 1/4 --seed 42 --report-dir blob-1   # … 2/4, 3/4, 4/4 on other machines

@@ -41,6 +41,40 @@ export function mergeRuns(shards: ReadonlyArray<MatrixRuns | undefined>): Matrix
   return { ...(budgetMs !== undefined ? { budgetMs } : {}), cut: methods.filter((method) => method.made < method.asked).length, methods };
 }
 
+/** A shard's partial matrix as a merge found it: its "i/n" and where it was. */
+export interface FoundShard {
+  readonly shard: string;
+  readonly path: string;
+}
+
+/**
+ * Why a set of shards' matrices cannot make the whole run's, or undefined when they can: every shard of one split
+ * (the same n), each of 1..n exactly once. A merge of some of the shards would judge only their cells and pass the
+ * others unseen; a shard given twice would count its cells twice.
+ */
+export function shardSetProblem(found: readonly FoundShard[]): string | undefined {
+  const first = found[0];
+  if (!first) return undefined;
+  const split = (shard: string): { index: number; total: number } => {
+    const [index = NaN, total = NaN] = shard.split('/').map(Number);
+    return { index, total };
+  };
+  const total = split(first.shard).total;
+  const byIndex = new Map<number, string>();
+  for (const { shard, path } of found) {
+    const parsed = split(shard);
+    if (!Number.isInteger(parsed.index) || !Number.isInteger(parsed.total) || parsed.index < 1 || parsed.index > parsed.total) return `${path} names shard "${shard}", not i/n`;
+    if (parsed.total !== total) return `the shards are of different splits: ${first.shard} (${first.path}) and ${shard} (${path}); merge the shards of one run`;
+    const twice = byIndex.get(parsed.index);
+    if (twice) return `shard ${shard} is given twice (${twice} and ${path}); give each shard's report folder once`;
+    byIndex.set(parsed.index, path);
+  }
+  const missing = Array.from({ length: total }, (_, i) => i + 1).filter((index) => !byIndex.has(index));
+  if (missing.length === 0) return undefined;
+  const names = missing.map((index) => `${index}/${total}`).join(', ');
+  return `shard${missing.length > 1 ? 's' : ''} ${names} missing: no folder given holds ${missing.length > 1 ? 'their' : 'its'} matrix.json. A merge of some of the shards would pass the others' cells unseen; give every shard's report folder (a shard that did not finish still writes one)`;
+}
+
 /**
  * Adds what the run's workers wrote beside the cells to a matrix: the traffic the lanes sent, the runs per method,
  * and the target-down record, which fails the verdict whatever the cells say.

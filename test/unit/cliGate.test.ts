@@ -91,6 +91,14 @@ test('two shards merged give the same matrix as one unsharded run with the same 
   ]);
   for (const result of results) expect(result.code, result.stdout + result.stderr).toBe(0);
   const merged = tmp();
+  // Without shard 2, or with shard 1 twice, the merge refuses (exit 2) and writes nothing: a missing shard's cells
+  // would pass unseen.
+  const [part, twice] = await Promise.all([runCli(['merge', one, '--report-dir', merged]), runCli(['merge', one, one, two, '--report-dir', merged])]);
+  expect(part.code, part.stdout + part.stderr).toBe(2);
+  expect(part.stderr).toContain('cannot merge: shard 2/2 missing: no folder given holds its matrix.json');
+  expect(twice.code, twice.stdout + twice.stderr).toBe(2);
+  expect(twice.stderr).toContain('cannot merge: shard 1/2 is given twice');
+  expect(existsSync(join(merged, 'matrix.json')), 'a refused merge writes no matrix').toBe(false);
   const merge = await runCli(['merge', one, two, '--report-dir', merged]);
   expect(merge.code, merge.stdout + merge.stderr).toBe(0);
   // Each shard leaves the coverage floor to the merge, which says its verdict as a run does.
