@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { HarnessError } from '../../core/index.js';
 import { type AuthSettings, connectionAuthFrom, describeAuth, secretFromEnv } from '../client/authSettings.js';
 import type { ConnectionAuth } from '../client/connectionAuth.js';
@@ -10,7 +10,7 @@ import { GENERIC_CATALOGUE } from '../checks/checkCatalogue.js';
 import type { Contract } from '../contracts/index.js';
 import { loadContract } from '../contracts/loadContract.js';
 import type { Profile } from '../profile/profile.js';
-import { parseBaseline } from '../report/baseline.js';
+import { loadBaseline } from '../report/baseline.js';
 import type { RunSettings } from './optionTable.js';
 import type { ProfileChoice, ProfileDefaults } from './profileDefaults.js';
 import { resolveEmbeddedAuth, resolveExternalAuth } from './resolveAuth.js';
@@ -60,7 +60,7 @@ export async function decideRunConfig(settings: RunSettings, resolveDefaults: Pr
   const contracts = await Promise.all(profile.contracts.map(load));
   await Promise.all([...profile.extensions, ...(settings.clientContract ? [settings.clientContract] : [])].map(load));
   const checks = GENERIC_CATALOGUE.with(resolved.checks);
-  if (settings.baseline) parseBaseline(readFileSync(settings.baseline, 'utf8'), settings.baseline, (id) => checks.has(id));
+  if (settings.baseline) loadBaseline(settings.baseline, (id) => checks.has(id));
   if (settings.bindings && settings.bindings !== 'none' && settings.bindings !== 'auto' && !existsSync(settings.bindings)) throw new HarnessError('USAGE', `--bindings ${settings.bindings}: no such file`);
   if (settings.target && settings.embeddedAuth === 'gated') throw new HarnessError('USAGE', '--embedded-auth sets the mode of the embedded gateway; it cannot be combined with --target');
   let auth: AuthSettings | undefined;

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { GENERIC_CATALOGUE } from '../checks/checkCatalogue.js';
 import { HarnessError } from '../../core/index.js';
 
@@ -52,6 +53,18 @@ export function parseBaseline(text: string, path: string, isCheck: (id: string) 
     seen.set(key, index);
     return entry;
   });
+}
+
+/** Reads and parses the baseline file of `--baseline`: a file that cannot be read is a usage error naming it. */
+export function loadBaseline(path: string, isCheck?: (id: string) => boolean): BaselineEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `cannot be read (${(error as Error).message})`;
+    throw new HarnessError('USAGE', `--baseline ${path}: ${reason}; pass the JSON file of known failures [{ "method", "check", "reason" }]`);
+  }
+  return parseBaseline(text, path, isCheck);
 }
 
 export function baselineKey(method: string, check: string): string {

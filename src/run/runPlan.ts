@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { NO_BINDINGS, loadBindingRules, type BindingRules } from '../binding/index.js';
 import { GENERIC_CATALOGUE, type CheckCatalogue, type CheckId } from '../checks/checkCatalogue.js';
 import { cellTags, cellTitle } from '../checks/tags.js';
@@ -7,7 +6,7 @@ import { RUN_CONFIG_ENV } from '../config/runConfigFile.js';
 import { cellSelector, inShard, type CellSelector } from '../config/selection.js';
 import { loadContractSync, type Contract } from '../contracts/index.js';
 import type { Profile } from '../profile/profile.js';
-import { baselineIndex, parseBaseline, type BaselineIndex } from '../report/baseline.js';
+import { baselineIndex, loadBaseline, type BaselineIndex } from '../report/baseline.js';
 import { join } from 'node:path';
 
 /** A run configuration with everything it names loaded: contracts, profile, bindings, baseline. */
@@ -79,7 +78,7 @@ export function buildPlan(config: RunConfig, resolveProfile: ProfileResolver): R
     profile,
     checks,
     bindings: bindingsFor(config, contracts[0], profile),
-    baseline: baselineIndex(config.baseline ? parseBaseline(readFileSync(config.baseline, 'utf8'), config.baseline, (id) => checks.has(id)) : []),
+    baseline: baselineIndex(config.baseline ? loadBaseline(config.baseline, (id) => checks.has(id)) : []),
     selects,
     inShard: (group) => inShard(config.shard, group),
     matchesGrep,

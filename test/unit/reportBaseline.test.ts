@@ -1,6 +1,9 @@
 import { expect, test } from './helpers/test.js';
-import { baselineIndex, parseBaseline } from '../../src/report/baseline.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { baselineIndex, loadBaseline, parseBaseline } from '../../src/report/baseline.js';
 import { HarnessError } from '../../core/index.js';
+import { scratchDir } from './helpers/scratchDir.js';
 
 const PATH = 'contracts/baselines/staging.json';
 
@@ -47,4 +50,23 @@ test('every malformed baseline names the file, the entry index and the fix', () 
     expect(error.message, text).toContain(PATH);
     expect(error.message, text).toMatch(pattern);
   }
+});
+
+test('a --baseline file that cannot be read is a usage error naming it, not an unexpected error', () => {
+  const dir = scratchDir('contract-gate-baseline');
+  const errorFor = (path: string): HarnessError => {
+    try {
+      loadBaseline(path);
+    } catch (error) {
+      if (HarnessError.is(error)) return error;
+      throw error;
+    }
+    throw new Error('expected loadBaseline to throw');
+  };
+  const missing = errorFor(join(dir, 'no-such-baseline.json'));
+  expect(missing.code).toBe('USAGE');
+  expect(missing.message).toBe(`[USAGE] --baseline ${join(dir, 'no-such-baseline.json')}: no such file; pass the JSON file of known failures [{ "method", "check", "reason" }]`);
+  expect(errorFor(dir).message).toMatch(/^\[USAGE\] --baseline .*: cannot be read \(EISDIR/);
+  writeFileSync(join(dir, 'baseline.json'), '[{"method":"a","check":"result.schema","reason":"r"}]');
+  expect(loadBaseline(join(dir, 'baseline.json'))).toEqual([{ method: 'a', check: 'result.schema', reason: 'r' }]);
 });
