@@ -70,7 +70,7 @@ export function loadContractSync(path: string, options: LoadContractOptions = {}
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new HarnessError('CONTRACT_NOT_FOUND', `cannot read contract ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); check the --contract path`, { cause: error });
+    throw new HarnessError('CONTRACT_NOT_FOUND', `cannot read contract ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); check the path of the OpenRPC document`, { cause: error });
   }
   const validated = options.validate !== false;
   const known = loadedFiles.get(path);

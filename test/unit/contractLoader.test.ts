@@ -113,7 +113,7 @@ test('a contract loads from an http URL, and an unreachable one is CONTRACT_NOT_
     server.close();
   }
   await expect(loadContract(`http://127.0.0.1:${port}/gone.json`)).rejects.toThrow(/CONTRACT_NOT_FOUND/);
-  expect(() => loadContractSync('/no/such/contract.json')).toThrow(/CONTRACT_NOT_FOUND.*--contract/);
+  expect(() => loadContractSync('/no/such/contract.json')).toThrow(/CONTRACT_NOT_FOUND.*contract.json \(ENOENT\); check the path of the OpenRPC document/);
 });
 
 test('a file read again with the same text gives the contract already built; a changed file, or a check not made before, loads it anew', () => {
