@@ -9,9 +9,9 @@ defaults. Secrets are never in the file: name the variables that hold them (toke
 \`contract-gate init\` writes a starter file; docs/configuration.md lists every key.
 
 Exit codes: 0 every check holds or is a known failure in the baseline (flaky cells included, unless
---fail-on-flaky); 1 a check failed, a baseline entry is stale, a cell is flaky under --fail-on-flaky, or fewer methods
-were reached than --min-coverage asks; 2 usage or harness error (target unreachable, contract invalid, bad
-arguments). A flaky cell failed, then passed when --retries ran it again with the same seed and cases: it is reported
+--fail-on-flaky); 1 a check failed, a baseline entry is stale, a cell is flaky under --fail-on-flaky, fewer methods
+were reached than --min-coverage asks, or no check could be judged (every selected one n/a for this target); 2 usage
+or harness error (target unreachable, contract invalid, bad arguments). A flaky cell failed, then passed when --retries ran it again with the same seed and cases: it is reported
 as flaky, never as pass.
 
 Examples:
@@ -104,7 +104,8 @@ Every shard must run with the same --seed, target, contracts and --min-coverage,
 be given once: the merge refuses otherwise (a missing shard's cells would pass unseen). The coverage floor is applied to
 the merged matrix, never to a shard's. The merge prints the merged verdict as run does.
 Exit codes: 0 the merged matrix passes; 1 a check failed, a baseline entry is stale, a cell is flaky under
---fail-on-flaky, or fewer methods were reached than --min-coverage asks; 2 the merge failed or was refused.
+--fail-on-flaky, fewer methods were reached than --min-coverage asks, or no check could be judged (every one n/a); 2
+the merge failed or was refused.
 
 Example (four machines, then one merge job):
   npx contract-gate run --shard 1/4 --seed 42 --report-dir blob-1   # … 2/4, 3/4, 4/4 on other machines

@@ -29,3 +29,19 @@ export function shortfallText(shortfall: CoverageShortfall): string {
   const share = methods === 0 ? 'no method has a params.valid-accepted check' : `${reached}/${methods} methods reached with a success (${Math.floor((100 * reached) / methods)}%)`;
   return `${share}, below --min-coverage ${min}%`;
 }
+
+/**
+ * True when a whole run's matrix has cells and judged none of them: every one was n/a for this target (a `--grep` of
+ * auth checks against a gateway without auth, say). Such a run has seen nothing it could judge, so it does not pass,
+ * as a `--grep` that selects no check is refused. A shard's matrix is not held to it (a shard may be dealt only n/a
+ * cells); the merged one is. Cells that did not run are the INCOMPLETE verdict's, not this rule's.
+ */
+export function nothingJudged(matrix: Pick<Matrix, 'shard' | 'cells'>): boolean {
+  if (matrix.shard !== undefined || matrix.cells.length === 0) return false;
+  return matrix.cells.every((cell) => cell.status === 'n/a');
+}
+
+/** Why a run that judged nothing fails, in words. */
+export function nothingJudgedText(matrix: Pick<Matrix, 'cells'>): string {
+  return `no check was judged: all ${matrix.cells.length} selected checks are n/a for this target (matrix.md gives each one's reason); select checks that apply to it`;
+}

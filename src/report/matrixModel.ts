@@ -1,7 +1,7 @@
 import { CHECKS } from '../checks/checkCatalogue.js';
 import { addEvidence, type Evidence, evidenceFromAnnotations, isEvidenced } from '../checks/evidence.js';
 import { ANNOTATION, cellFromTags, REACHED_PREFIX } from '../checks/tags.js';
-import { coverageShortfall } from './coverageGate.js';
+import { coverageShortfall, nothingJudged } from './coverageGate.js';
 import type { CellStatus, Matrix, MatrixCell, KindCoverage, MatrixCoverage, MatrixRun, MatrixSummary } from './matrixTypes.js';
 
 export type TestOutcome = 'skipped' | 'expected' | 'unexpected' | 'flaky';
@@ -274,7 +274,7 @@ export function buildMatrix(records: readonly TestRecord[], run: MatrixRun, gene
     contracts: run.contracts.map((contract) => ({ ...contract })),
     seed: run.seed,
     generatedAt,
-    verdict: cellsFail || coverageShortfall({ ...run, coverage }) ? 'fail' : 'pass',
+    verdict: cellsFail || coverageShortfall({ ...run, coverage }) || nothingJudged({ ...run, cells }) ? 'fail' : 'pass',
     summary,
     cells,
     coverage,

@@ -1,5 +1,5 @@
 import { describeEvidence, isEvidenced } from '../checks/evidence.js';
-import { coverageShortfall, shortfallText } from './coverageGate.js';
+import { coverageShortfall, nothingJudged, nothingJudgedText, shortfallText } from './coverageGate.js';
 import { runsSentence, runsTableLines } from './runsText.js';
 import { sortChecks } from './matrixModel.js';
 import type { CellStatus, Matrix, MatrixCell } from './matrixTypes.js';
@@ -32,6 +32,7 @@ export function verdictSentence(matrix: Matrix): string {
     if (summary.stale) parts.push(`${plural(summary.stale, 'baseline entry is', 'baseline entries are')} stale (the check passes now: remove the entry)`);
     const shortfall = coverageShortfall(matrix);
     if (shortfall) parts.push(`coverage ${shortfallText(shortfall)}`);
+    if (nothingJudged(matrix)) parts.push(nothingJudgedText(matrix));
     return `FAIL: ${parts.join(', ')}.`;
   }
   if (matrix.cells.length === 0) return 'PASS, but the run has no matrix cells: no test carried @method: and @check: tags.';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { coverageShortfall, shortfallText } from './coverageGate.js';
+import { coverageShortfall, nothingJudged, nothingJudgedText, shortfallText } from './coverageGate.js';
 import { unreachedSentence } from './coverageText.js';
 import type { Matrix } from './matrixTypes.js';
 import { runsSentence } from './runsText.js';
@@ -41,6 +41,7 @@ export function gateLines(matrix: Matrix, reportDir: string): string[] {
   ];
   const shortfall = coverageShortfall(matrix);
   if (shortfall) lines.push(`coverage fails the gate: ${shortfallText(shortfall)}`);
+  if (nothingJudged(matrix)) lines.push(`the gate fails: ${nothingJudgedText(matrix)}`);
   else if (matrix.shard !== undefined && matrix.minCoverage) {
     lines.push(`--min-coverage ${matrix.minCoverage}% is for the whole run: \`contract-gate merge\` holds the merged matrix to it, not this shard`);
   }

@@ -3,6 +3,8 @@ import fc from 'fast-check';
 import { buildMatrix, classifyTest, failsGate, statusSeverity, type TestRecord, worseStatus } from '../../src/report/matrixModel.js';
 import { CELL_STATUSES, type CellStatus, type MatrixRun } from '../../src/report/matrixTypes.js';
 import { expectEqual, expectIs } from './helpers/fastExpect.js';
+import { verdictSentence } from '../../src/report/renderMarkdown.js';
+import { gateLines } from '../../src/report/verdictLines.js';
 
 const RUN: MatrixRun = { target: 'ws://127.0.0.1:0/api/ws', contracts: [{ title: 'Hermes', version: '2.3.0', path: 'contracts/hermes.json' }], seed: 7 };
 const AT = '2026-01-01T00:00:00.000Z';
@@ -128,16 +130,28 @@ test('property: several tests sharing a cell give the worst status among them', 
   );
 });
 
-test('property: the verdict is fail iff a fail or stale cell exists, and the summary counts every cell once', () => {
+test('property: the verdict is fail iff a fail or stale cell exists or every cell is n/a, and the summary counts every cell once', () => {
   fc.assert(
     fc.property(fc.array(recordArb, { maxLength: 30 }), (records) => {
       const matrix = buildMatrix(records, RUN, AT);
-      expectIs(matrix.verdict === 'fail', matrix.cells.some((cell) => failsGate(cell.status, false)));
+      const judgedNothing = matrix.cells.length > 0 && matrix.cells.every((cell) => cell.status === 'n/a');
+      expectIs(matrix.verdict === 'fail', matrix.cells.some((cell) => failsGate(cell.status, false)) || judgedNothing);
       const { pass, fail, knownFail, stale, na, notRun, flaky = 0 } = matrix.summary;
       expectIs(pass + fail + knownFail + stale + na + notRun + flaky, matrix.cells.length);
       expectIs(fail, matrix.cells.filter((cell) => cell.status === 'fail').length);
     }),
   );
+});
+
+test('a run that judged nothing (every cell n/a) fails and says so; a shard of it, a run with one judged cell, and no cells at all do not', () => {
+  const onlyNa = [record('skipped'), record('skipped', 'session.list', 'params.unknown-key-rejected')];
+  const nothing = buildMatrix(onlyNa, RUN, AT);
+  expect(nothing.verdict).toBe('fail');
+  expect(verdictSentence(nothing)).toBe("FAIL: no check was judged: all 2 selected checks are n/a for this target (matrix.md gives each one's reason); select checks that apply to it.");
+  expect(gateLines(nothing, 'report')).toContain("the gate fails: no check was judged: all 2 selected checks are n/a for this target (matrix.md gives each one's reason); select checks that apply to it");
+  expect(buildMatrix(onlyNa, { ...RUN, shard: '1/2' }, AT).verdict, 'a shard may be dealt only n/a cells: the merge judges').toBe('pass');
+  expect(buildMatrix([...onlyNa, record('pass', 'session.list')], RUN, AT).verdict).toBe('pass');
+  expect(buildMatrix([], RUN, AT).verdict).toBe('pass');
 });
 
 test('tests outside the @method:/@check: vocabulary are ignored', () => {
