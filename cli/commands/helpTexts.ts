@@ -68,8 +68,9 @@ gets matrix.json/.md/.html (a row per observed method, event and server request)
 summary.txt (with the skew summary "client on … vs server on …: method.path"), the transcripts of the connections
 with findings and one replay file per finding (\`npx contract-gate replay <file> --target URL\`).
 
-Exit codes: 0 stopped (findings or not, unless --fail-on finding); 1 something was found with --fail-on finding;
-2 usage or harness error (upstream unreachable at start, contract invalid, port in use).
+Exit codes: 0 stopped (findings or not, unless --fail-on finding); 1 something was found, or no frame the contracts
+declare crossed the proxy, with --fail-on finding; 2 usage or harness error (upstream unreachable at start, contract
+invalid, port in use).
 
 Examples:
   npx contract-gate proxy --upstream wss://staging.example.com/api/ws --port 8790 \\

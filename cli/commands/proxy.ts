@@ -111,5 +111,11 @@ export async function proxyCommand(options: ProxyCommandOptions): Promise<number
   process.off('SIGTERM', onTerm);
   const report = await proxy.stop(reportDir, reason);
   process.stdout.write(`${report.summary}\n`);
-  return options.failOn === 'finding' && report.findings.length > 0 ? EXIT.FAILED : EXIT.OK;
+  if (options.failOn !== 'finding') return EXIT.OK;
+  // A gate that judged nothing has not passed: the client may not have gone through the proxy at all.
+  if (report.matrix.cells.length === 0) {
+    process.stderr.write(`contract-gate proxy: nothing was judged: no frame of a method, event or server request the contracts declare crossed the proxy (was the client pointed at ${proxy.url}?); with --fail-on finding that fails the gate\n`);
+    return EXIT.FAILED;
+  }
+  return report.findings.length > 0 ? EXIT.FAILED : EXIT.OK;
 }

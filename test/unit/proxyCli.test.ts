@@ -84,6 +84,20 @@ test('the upstream going away stops the proxy, which writes its report and exits
   expect(JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')).verdict).toBe('pass');
 });
 
+test('with --fail-on finding, a proxy nothing crossed exits 1 and says so: the client may never have gone through it', async () => {
+  const gateway = await startGateway({ contractPaths: [SESSION_LIFECYCLE_CONTRACT] });
+  try {
+    const idle = await runCli(['proxy', '--upstream', gateway.url, '--contract', SESSION_LIFECYCLE_CONTRACT, '--port', '0', '--duration', '1', '--fail-on', 'finding', '--report-dir', scratchDir('proxy-cli')]);
+    expect(idle.code, idle.stdout + idle.stderr).toBe(1);
+    expect(idle.stdout).toContain('0 connection(s), 0 frame(s) relayed, 0 finding(s)');
+    expect(idle.stderr).toMatch(/^contract-gate proxy: nothing was judged: no frame of a method, event or server request the contracts declare crossed the proxy \(was the client pointed at ws:\/\/127\.0\.0\.1:\d+\/api\/ws\?\); with --fail-on finding that fails the gate$/m);
+    const observer = await runCli(['proxy', '--upstream', gateway.url, '--contract', SESSION_LIFECYCLE_CONTRACT, '--port', '0', '--duration', '1', '--report-dir', scratchDir('proxy-cli')]);
+    expect(observer.code, 'without --fail-on the proxy only observes').toBe(0);
+  } finally {
+    await gateway.close();
+  }
+});
+
 test('an unreachable upstream or a token in --upstream is a usage error (exit 2)', async () => {
   const gateway = await startGateway({ contractPaths: [SESSION_LIFECYCLE_CONTRACT] });
   const url = gateway.url;

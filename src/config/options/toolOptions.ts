@@ -27,7 +27,7 @@ export const TOOL_OPTIONS = {
     commands: ['proxy'],
     defaultFrom: { text: 'until SIGINT/SIGTERM or the upstream goes away', by: 'run' },
   },
-  failOn: { type: choice(['finding', 'never'], 'what'), help: 'exit 1 when anything was found ("finding"), or never because of findings', commands: ['proxy'], default: 'never' },
+  failOn: { type: choice(['finding', 'never'], 'what'), help: 'exit 1 when anything was found, or when nothing was judged ("finding"), or never because of findings', commands: ['proxy'], default: 'never' },
   proxyBindings: {
     flag: 'bindings',
     type: path('file', { keywords: ['none'] }),
