@@ -48,6 +48,9 @@ export function runConfigFor(settings: RunSettings): Promise<RunConfig> {
 }
 
 export async function runCommand(settings: RunSettings): Promise<number> {
+  // First of all: a run that cannot start (target unreachable, contract invalid) must not leave an earlier run's
+  // report in its folder, to be read as its own.
+  for (const entry of GENERATED) rmSync(join(settings.reportDir, entry), { recursive: true, force: true });
   const config = await runConfigFor(settings);
   const unmatched = config.grep === undefined ? undefined : await grepSelectsNothing(config);
   if (unmatched) {
@@ -56,7 +59,6 @@ export async function runCommand(settings: RunSettings): Promise<number> {
   }
   const { reportDir, seed } = config;
   mkdirSync(reportDir, { recursive: true });
-  for (const entry of GENERATED) rmSync(join(reportDir, entry), { recursive: true, force: true });
   setAsideAllureResults(reportDir);
   process.stdout.write(`contract-gate: target ${config.target.label}; seed ${seed}${settings.seed === undefined ? ' (pass --seed to reproduce)' : ''}; report ${reportDir}\n`);
   const configPath = writeRunConfig(config);

@@ -133,9 +133,14 @@ test('usage errors exit 2 with a message naming the problem', async () => {
   const missing = await runCli(['run', '--contract', '/no/such/contract.json']);
   expect(missing.code).toBe(2);
   expect(missing.stderr).toContain('/no/such/contract.json');
-  const unreachable = await runCli(['run', '--target', 'ws://127.0.0.1:9/api/ws', '--report-dir', tmp()]);
+  // The folder holds an earlier run's report: a run that cannot start leaves none of it to be read as its own.
+  const reused = tmp();
+  for (const file of ['matrix.json', 'matrix.md', 'junit.xml']) writeFileSync(join(reused, file), 'an earlier run');
+  writeFileSync(join(reused, 'notes.txt'), 'not the run\'s');
+  const unreachable = await runCli(['run', '--target', 'ws://127.0.0.1:9/api/ws', '--report-dir', reused]);
   expect(unreachable.code).toBe(2);
   expect(unreachable.stderr).toContain('GATEWAY_UNREACHABLE');
+  expect(readdirSync(reused), 'only what the run never writes is left').toEqual(['notes.txt']);
 });
 
 test('a --grep that selects no check is a usage error (exit 2) with either runner, before anything runs; a shard it leaves empty is not', async () => {
