@@ -50,7 +50,7 @@ export function runConfigFor(settings: RunSettings): Promise<RunConfig> {
 export async function runCommand(settings: RunSettings): Promise<number> {
   // First of all: a run that cannot start (target unreachable, contract invalid) must not leave an earlier run's
   // report in its folder, to be read as its own.
-  for (const entry of GENERATED) rmSync(join(settings.reportDir, entry), { recursive: true, force: true });
+  clearEarlierReport(settings.reportDir);
   const config = await runConfigFor(settings);
   const unmatched = config.grep === undefined ? undefined : await grepSelectsNothing(config);
   if (unmatched) {
@@ -59,7 +59,6 @@ export async function runCommand(settings: RunSettings): Promise<number> {
   }
   const { reportDir, seed } = config;
   mkdirSync(reportDir, { recursive: true });
-  setAsideAllureResults(reportDir);
   process.stdout.write(`contract-gate: target ${config.target.label}; seed ${seed}${settings.seed === undefined ? ' (pass --seed to reproduce)' : ''}; report ${reportDir}\n`);
   const configPath = writeRunConfig(config);
   const runnerExit = config.runner === 'playwright' ? await runPlaywright(['test', '-c', SUITES_CONFIG], { [RUN_CONFIG_ENV]: configPath }) : await runEngine(config);
@@ -74,6 +73,13 @@ export async function runCommand(settings: RunSettings): Promise<number> {
   if (settings.baseline) warnUnmatchedBaseline(settings.baseline, matrix);
   if (config.faults.length > 0) await warnIdleFaults(config.faults, matrix);
   return exitCode;
+}
+
+/** Removes what an earlier run wrote into the report folder; its Allure results go aside, for this run to rewrite. */
+function clearEarlierReport(reportDir: string): void {
+  if (!existsSync(reportDir)) return;
+  for (const entry of GENERATED) rmSync(join(reportDir, entry), { recursive: true, force: true });
+  setAsideAllureResults(reportDir);
 }
 
 /**

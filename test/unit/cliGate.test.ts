@@ -136,11 +136,13 @@ test('usage errors exit 2 with a message naming the problem', async () => {
   // The folder holds an earlier run's report: a run that cannot start leaves none of it to be read as its own.
   const reused = tmp();
   for (const file of ['matrix.json', 'matrix.md', 'junit.xml']) writeFileSync(join(reused, file), 'an earlier run');
+  mkdirSync(join(reused, 'allure-results'));
+  writeFileSync(join(reused, 'allure-results', 'a-result.json'), '{}');
   writeFileSync(join(reused, 'notes.txt'), 'not the run\'s');
   const unreachable = await runCli(['run', '--target', 'ws://127.0.0.1:9/api/ws', '--report-dir', reused]);
   expect(unreachable.code).toBe(2);
   expect(unreachable.stderr).toContain('GATEWAY_UNREACHABLE');
-  expect(readdirSync(reused), 'only what the run never writes is left').toEqual(['notes.txt']);
+  expect(readdirSync(reused).filter((name) => name !== 'test-output'), 'only what the run never writes is left').toEqual(['notes.txt']);
 });
 
 test('a --grep that selects no check is a usage error (exit 2) with either runner, before anything runs; a shard it leaves empty is not', async () => {
