@@ -11,8 +11,8 @@ defaults. Secrets are never in the file: name the variables that hold them (toke
 Exit codes: 0 every check holds or is a known failure in the baseline (flaky cells included, unless
 --fail-on-flaky); 1 a check failed, a baseline entry is stale, a cell is flaky under --fail-on-flaky, fewer methods
 were reached than --min-coverage asks, or no check could be judged (every selected one n/a for this target); 2 usage
-or harness error (target unreachable, contract invalid, bad arguments). A flaky cell failed, then passed when --retries ran it again with the same seed and cases: it is reported
-as flaky, never as pass.
+or harness error (target unreachable, contract invalid, bad arguments). A flaky cell failed, then passed when
+--retries ran it again with the same seed and cases: it is reported as flaky, never as pass.
 
 Examples:
   npx contract-gate run
