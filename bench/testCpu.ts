@@ -13,6 +13,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { reapedChildrenCpu } from './lib/processTree.js';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const HOOK = join(REPO, 'bench', 'lib', 'testCpuHook.mjs');
@@ -70,13 +71,6 @@ function titlesOf(reportPath: string): Map<string, { file: string; title: string
   return titles;
 }
 
-/** CPU seconds this process's reaped children used (the test run, with everything it started). */
-function reapedSeconds(): number {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[13]) + Number(fields[14])) / 100;
-}
-
 const seconds = (value: number): string => value.toFixed(1);
 
 function table(header: string[], rows: string[][]): string[] {
@@ -87,7 +81,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'contract-gate-test-cpu-'));
   const report = join(dir, 'report.json');
   const args = process.argv.slice(2).filter((arg) => arg !== '--');
-  const reapedBefore = reapedSeconds();
+  const reapedBefore = reapedChildrenCpu();
   const started = performance.now();
   const code = await new Promise<number>((resolve, reject) => {
     const child = spawn(process.execPath, [PLAYWRIGHT, 'test', '-c', 'playwright.unit.config.ts', '--reporter=json,dot', ...args], {
@@ -99,7 +93,7 @@ async function main(): Promise<void> {
     child.on('close', (exit) => resolve(exit ?? -1));
   });
   const wallS = (performance.now() - started) / 1000;
-  const machineS = reapedSeconds() - reapedBefore;
+  const machineS = (reapedChildrenCpu() - reapedBefore) / 1000;
 
   const processes = readRecords<ProcessRecord>(dir, 'process');
   const tests = readRecords<TestRecord>(dir, 'test');

@@ -32,7 +32,7 @@ export function cpuOf(pid: number): number | undefined {
 }
 
 /** cutime + cstime of this process: the CPU its reaped children (and theirs) used, in milliseconds. */
-function reapedChildrenCpu(): number {
+export function reapedChildrenCpu(): number {
   const stat = readFileSync('/proc/self/stat', 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[13]) + Number(fields[14])) * TICK_MS;

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setAsideAllureResults } from '../../src/report/allureResults.js';
-import { parseBaseline } from '../../src/report/baseline.js';
+import { loadBaseline } from '../../src/report/baseline.js';
 import type { Matrix } from '../../src/report/matrixTypes.js';
 import { parseMatrixJson } from '../../src/report/renderJson.js';
 import { budgetOverrunSentence } from '../../src/report/runsText.js';
@@ -124,7 +124,7 @@ async function warnIdleFaults(faults: readonly string[], { cells }: Matrix): Pro
 function warnUnmatchedBaseline(baselinePath: string, matrix: Matrix): void {
   const present = new Set(matrix.cells.map((c) => `${c.method}\u0000${c.check}`));
   const known = allChecks();
-  for (const entry of parseBaseline(readFileSync(baselinePath, 'utf8'), baselinePath, (id) => known.has(id))) {
+  for (const entry of loadBaseline(baselinePath, (id) => known.has(id))) {
     if (!present.has(`${entry.method}\u0000${entry.check}`)) {
       process.stderr.write(`contract-gate: warning: baseline entry ${entry.method} × ${entry.check} matches no check of this run (renamed or removed check, or filtered out by --grep/--shard)\n`);
     }

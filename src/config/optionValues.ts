@@ -1,4 +1,5 @@
 import type { OptionKind, ScalarKind } from './optionTypes.js';
+import { parseShard } from './shardText.js';
 
 /** A value an option cannot take; the message names the option (`--runs`, or a configuration key) and never a secret. */
 export class OptionValueError extends Error {}
@@ -28,8 +29,7 @@ function checkInteger(kind: { min?: number; max?: number }, value: number, label
 }
 
 function checkShard(value: string, label: string): string {
-  const match = /^(\d+)\/(\d+)$/.exec(value);
-  if (!match || Number(match[1]) < 1 || Number(match[1]) > Number(match[2])) throw new OptionValueError(`${label} must be i/n with 1 ≤ i ≤ n, got "${value}"`);
+  if (!parseShard(value)) throw new OptionValueError(`${label} must be i/n with 1 ≤ i ≤ n, got "${value}"`);
   return value;
 }
 

@@ -4,6 +4,7 @@ import { fieldOf, optionsOf, type RunSettings } from './optionTable.js';
 import type { OptionKind } from './optionTypes.js';
 import type { ProfileDefaults } from './profileDefaults.js';
 import { decodeRunConfig, type RunConfig, type RunTarget } from './runConfig.js';
+import { parseShard } from './shardText.js';
 
 /** One source of settings: the command line, a project of the configuration file, its top level. */
 export interface SettingsLayer {
@@ -66,10 +67,8 @@ export function buildRunConfig(settings: RunSettings, decided: RunDecisions): Ru
   };
   for (const [key, derive] of Object.entries(DERIVED_DEFAULTS)) values[key] ??= derive(settings);
   const config: Record<string, unknown> = { version: 1, target: decided.target };
-  if (settings.shard) {
-    const [index, total] = settings.shard.split('/').map(Number);
-    config['shard'] = { index, total };
-  }
+  const shard = settings.shard ? parseShard(settings.shard) : undefined;
+  if (shard) config['shard'] = shard;
   if (decided.auth && decided.auth.mode !== 'token') config['auth'] = decided.auth;
   if (decided.startedAt !== undefined) config['startedAt'] = decided.startedAt;
   for (const [key, spec] of optionsOf('run')) {

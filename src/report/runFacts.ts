@@ -1,3 +1,4 @@
+import { parseShard } from '../config/shardText.js';
 import { joinDetail } from './matrixModel.js';
 import type { Matrix, MatrixRuns } from './matrixTypes.js';
 import { matrixRunsOf, type MethodLedgerEntry } from './runsFile.js';
@@ -55,21 +56,18 @@ export interface FoundShard {
 export function shardSetProblem(found: readonly FoundShard[]): string | undefined {
   const first = found[0];
   if (!first) return undefined;
-  const split = (shard: string): { index: number; total: number } => {
-    const [index = NaN, total = NaN] = shard.split('/').map(Number);
-    return { index, total };
-  };
-  const total = split(first.shard).total;
+  let total: number | undefined;
   const byIndex = new Map<number, string>();
   for (const { shard, path } of found) {
-    const parsed = split(shard);
-    if (!Number.isInteger(parsed.index) || !Number.isInteger(parsed.total) || parsed.index < 1 || parsed.index > parsed.total) return `${path} names shard "${shard}", not i/n`;
+    const parsed = parseShard(shard);
+    if (!parsed) return `${path} names shard "${shard}", not i/n`;
+    total ??= parsed.total;
     if (parsed.total !== total) return `the shards are of different splits: ${first.shard} (${first.path}) and ${shard} (${path}); merge the shards of one run`;
     const twice = byIndex.get(parsed.index);
     if (twice) return `shard ${shard} is given twice (${twice} and ${path}); give each shard's report folder once`;
     byIndex.set(parsed.index, path);
   }
-  const missing = Array.from({ length: total }, (_, i) => i + 1).filter((index) => !byIndex.has(index));
+  const missing = Array.from({ length: total ?? 0 }, (_, i) => i + 1).filter((index) => !byIndex.has(index));
   if (missing.length === 0) return undefined;
   const names = missing.map((index) => `${index}/${total}`).join(', ');
   return `shard${missing.length > 1 ? 's' : ''} ${names} missing: no folder given holds ${missing.length > 1 ? 'their' : 'its'} matrix.json. A merge of some of the shards would pass the others' cells unseen; give every shard's report folder (a shard that did not finish still writes one)`;

@@ -2,6 +2,7 @@ import { expect, test } from './helpers/test.js';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { dropWritesOnceClosed } from '../../core/closedOutput.js';
 import { parseMatrixJson } from '../../src/report/renderJson.js';
 import { CLI, REPO } from './helpers/cliRunner.js';
@@ -51,7 +52,6 @@ for (const runner of ['in-process', 'playwright']) {
 }
 
 test('a closed output drops later writes, calling their callbacks; an error other than EPIPE still throws', async () => {
-  const { PassThrough } = await import('node:stream');
   const stream = new PassThrough() as unknown as NodeJS.WriteStream;
   dropWritesOnceClosed(stream);
   dropWritesOnceClosed(stream);
