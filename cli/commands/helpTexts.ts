@@ -102,7 +102,8 @@ Examples:
 
 export const MERGE_HELP = `
 Every shard must run with the same --seed, target, contracts and --min-coverage, and every shard i/n of the run must
-be given once: the merge refuses otherwise (a missing shard's cells would pass unseen). The coverage floor is applied to
+be given once: the merge refuses otherwise (a missing shard's cells would pass unseen), and leaves no report in
+--report-dir, an earlier merge's included. The coverage floor is applied to
 the merged matrix, never to a shard's. The merge prints the merged verdict as run does.
 Exit codes: 0 the merged matrix passes; 1 a check failed, a baseline entry is stale, a cell is flaky under
 --fail-on-flaky, fewer methods were reached than --min-coverage asks, or no check could be judged (every one n/a); 2

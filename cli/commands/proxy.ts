@@ -1,5 +1,4 @@
 import { connect } from 'node:net';
-import { resolve } from 'node:path';
 import { loadBindingRules, NO_BINDINGS, type BindingRules } from '../../src/binding/bindingRules.js';
 import { Redactor } from '../../src/client/redact.js';
 import { tokenInUrl } from '../../src/client/targetUrl.js';
@@ -7,6 +6,7 @@ import { loadContract, type Contract } from '../../src/contracts/index.js';
 import { startProxy } from '../../src/proxy/index.js';
 import { HarnessError } from '../../core/index.js';
 import { EXIT } from '../exitCodes.js';
+import { makeOutputFolder } from '../lib/reportFolder.js';
 import { resolveProfileDefaults } from '../../profiles/profileDefaults.js';
 import type { Profile } from '../../src/profile/profile.js';
 
@@ -79,7 +79,8 @@ export async function proxyCommand(options: ProxyCommandOptions): Promise<number
   const client = options.clientContract ? await loadContract(options.clientContract) : undefined;
   const bindings = bindingsFor(options.bindings, server, profile);
   await assertReachable(upstream, shown);
-  const reportDir = resolve(options.reportDir);
+  // Found out now, not when the proxy stops hours later with what it saw.
+  const reportDir = makeOutputFolder(options.reportDir, '--report-dir');
   let stopWith: (reason: string) => void = () => undefined;
   const stopped = new Promise<string>((resolveStop) => {
     stopWith = resolveStop;

@@ -1,7 +1,6 @@
 import { Command } from 'commander';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setAsideAllureResults } from '../../src/report/allureResults.js';
 import { loadBaseline } from '../../src/report/baseline.js';
 import type { Matrix } from '../../src/report/matrixTypes.js';
 import { parseMatrixJson } from '../../src/report/renderJson.js';
@@ -19,14 +18,8 @@ import { validatorCacheActivity } from '../../core/validatorCache.js';
 import { EXIT } from '../exitCodes.js';
 import { addTableOptions, givenOptions } from '../lib/commanderOptions.js';
 import { SUITES_CONFIG } from '../lib/repoPaths.js';
+import { clearEarlierReport, makeOutputFolder } from '../lib/reportFolder.js';
 import { runPlaywright } from '../lib/runPlaywright.js';
-
-/**
- * Report entries a run writes (and the HTML report `contract-gate report` rendered from the run before); removed first
- * so a reused folder never mixes two runs. The Allure results are set aside instead, for the run engine to rewrite in
- * place (src/report/allureResults.ts).
- */
-const GENERATED = ['matrix.json', 'matrix.md', 'matrix.html', 'junit.xml', 'transcripts', 'replays', 'attachments', 'allure-report', 'test-output', 'blob', 'run-config.json', 'shard-records.json'];
 
 /** The settings `contract-gate run <args>` would act on from its arguments alone (no configuration file). */
 export function parseRunOptions(args: readonly string[]): RunSettings {
@@ -50,7 +43,8 @@ export function runConfigFor(settings: RunSettings): Promise<RunConfig> {
 export async function runCommand(settings: RunSettings): Promise<number> {
   // First of all: a run that cannot start (target unreachable, contract invalid) must not leave an earlier run's
   // report in its folder, to be read as its own.
-  clearEarlierReport(settings.reportDir);
+  makeOutputFolder(settings.reportDir, '--report-dir');
+  clearEarlierReport(settings.reportDir, { allureResults: 'set-aside' });
   const config = await runConfigFor(settings);
   const unmatched = config.grep === undefined ? undefined : await grepSelectsNothing(config);
   if (unmatched) {
@@ -58,7 +52,6 @@ export async function runCommand(settings: RunSettings): Promise<number> {
     return EXIT.USAGE;
   }
   const { reportDir, seed } = config;
-  mkdirSync(reportDir, { recursive: true });
   process.stdout.write(`contract-gate: target ${config.target.label}; seed ${seed}${settings.seed === undefined ? ' (pass --seed to reproduce)' : ''}; report ${reportDir}\n`);
   const configPath = writeRunConfig(config);
   const runnerExit = config.runner === 'playwright' ? await runPlaywright(['test', '-c', SUITES_CONFIG], { [RUN_CONFIG_ENV]: configPath }) : await runEngine(config);
@@ -73,13 +66,6 @@ export async function runCommand(settings: RunSettings): Promise<number> {
   if (settings.baseline) warnUnmatchedBaseline(settings.baseline, matrix);
   if (config.faults.length > 0) await warnIdleFaults(config.faults, matrix);
   return exitCode;
-}
-
-/** Removes what an earlier run wrote into the report folder; its Allure results go aside, for this run to rewrite. */
-function clearEarlierReport(reportDir: string): void {
-  if (!existsSync(reportDir)) return;
-  for (const entry of GENERATED) rmSync(join(reportDir, entry), { recursive: true, force: true });
-  setAsideAllureResults(reportDir);
 }
 
 /**

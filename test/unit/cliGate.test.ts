@@ -91,14 +91,6 @@ test('two shards merged give the same matrix as one unsharded run with the same 
   ]);
   for (const result of results) expect(result.code, result.stdout + result.stderr).toBe(0);
   const merged = tmp();
-  // Without shard 2, or with shard 1 twice, the merge refuses (exit 2) and writes nothing: a missing shard's cells
-  // would pass unseen.
-  const [part, twice] = await Promise.all([runCli(['merge', one, '--report-dir', merged]), runCli(['merge', one, one, two, '--report-dir', merged])]);
-  expect(part.code, part.stdout + part.stderr).toBe(2);
-  expect(part.stderr).toContain('cannot merge: shard 2/2 missing: no folder given holds its matrix.json');
-  expect(twice.code, twice.stdout + twice.stderr).toBe(2);
-  expect(twice.stderr).toContain('cannot merge: shard 1/2 is given twice');
-  expect(existsSync(join(merged, 'matrix.json')), 'a refused merge writes no matrix').toBe(false);
   const merge = await runCli(['merge', one, two, '--report-dir', merged]);
   expect(merge.code, merge.stdout + merge.stderr).toBe(0);
   // Each shard leaves the coverage floor to the merge, which says its verdict as a run does.
@@ -115,6 +107,15 @@ test('two shards merged give the same matrix as one unsharded run with the same 
   expect(runsOf(merged)).toEqual(runsOf(whole));
   expect(runsOf(whole)?.methods.map((method) => method.method)).toEqual(['session.list', 'session.status', 'session.title', 'session.usage']);
   expect(readFileSync(join(merged, 'matrix.md'), 'utf8')).toContain('| Runs | budget 2m: every method made the valid runs asked (4 methods) |');
+  // Without shard 2, or with shard 1 twice, the merge refuses (exit 2): a missing shard's cells would pass unseen. Into
+  // the folder of the merge above, it leaves none of that merge's verdict to be uploaded as its own.
+  const [part, twice] = await Promise.all([runCli(['merge', one, '--report-dir', merged]), runCli(['merge', one, one, two, '--report-dir', merged])]);
+  expect(part.code, part.stdout + part.stderr).toBe(2);
+  expect(part.stderr).toContain('cannot merge: shard 2/2 missing: no folder given holds its matrix.json');
+  expect(twice.code, twice.stdout + twice.stderr).toBe(2);
+  expect(twice.stderr).toContain('cannot merge: shard 1/2 is given twice');
+  expect(readdirSync(merged), 'a refused merge leaves no report').toEqual([]);
+  expect(existsSync(join(one, 'matrix.json')) && existsSync(join(two, 'matrix.json')), 'the shards are kept').toBe(true);
 });
 
 test('--version and -V print the package version and exit 0; the top-level help lists the option', async () => {
@@ -143,6 +144,18 @@ test('usage errors exit 2 with a message naming the problem', async () => {
   expect(unreachable.code).toBe(2);
   expect(unreachable.stderr).toContain('GATEWAY_UNREACHABLE');
   expect(readdirSync(reused).filter((name) => name !== 'test-output'), 'only what the run never writes is left').toEqual(['notes.txt']);
+  // A report folder that cannot be made is said at once, naming the option; /proc made Node's recursive mkdir spin.
+  const file = join(tmp(), 'a-file');
+  writeFileSync(file, 'not a folder');
+  const [underFile, isFile, underProc] = await Promise.all([
+    runCli(['run', '--report-dir', join(file, 'report')]),
+    runCli(['run', '--report-dir', file]),
+    runCli(['run', '--report-dir', '/proc/contract-gate/report'], {}, 20_000),
+  ]);
+  expect([underFile.code, isFile.code, underProc.code]).toEqual([2, 2, 2]);
+  expect(underFile.stderr).toContain(`[USAGE] --report-dir ${join(file, 'report')}: ${file} is not a folder`);
+  expect(isFile.stderr).toContain(`[USAGE] --report-dir ${file}: it is a file, not a folder`);
+  expect(underProc.stderr).toContain('[USAGE] --report-dir /proc/contract-gate/report: cannot create /proc/contract-gate');
 });
 
 test('a --grep that selects no check is a usage error (exit 2) with either runner, before anything runs; a shard it leaves empty is not', async () => {
