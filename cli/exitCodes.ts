@@ -6,8 +6,9 @@ export const EXIT = {
    */
   OK: 0,
   /**
-   * A check failed, a baseline entry is stale, or a cell is flaky under `--fail-on-flaky` (or: a breaking skew
-   * finding, a reproduced failure for replay).
+   * A check failed, a baseline entry is stale, a cell is flaky under `--fail-on-flaky`, fewer methods were reached
+   * than `--min-coverage` asks, or no check could be judged (or: a breaking skew finding, a reproduced failure for
+   * replay, a proxy finding under `--fail-on finding`).
    */
   FAILED: 1,
   /** Usage or harness error: bad arguments, target unreachable, contract invalid, a `--grep` that selects no check. */

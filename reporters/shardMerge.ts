@@ -157,7 +157,7 @@ function matrixReporterPath(): string {
  * Merges the blob reports of a sharded run (one folder per shard: the shard's report folder, holding its `*.zip`
  * blob and its partial matrix.json) into one report folder: matrix.json/.md/.html, junit.xml, the transcripts and
  * replay files the matrix links to, and the pooled allure-results/.
- * Exit codes follow the CLI: 0 every check holds, 1 a check failed or a baseline entry is stale, 2 the merge failed.
+ * Exit codes follow the CLI (cli/exitCodes.ts): 0 the merged matrix passes, 1 it fails, 2 the merge failed.
  */
 export async function mergeShards(blobDirs: string[], reportDir: string, options: MergeShardsOptions = {}): Promise<{ exitCode: number }> {
   if (blobDirs.length === 0) throw new HarnessError('USAGE', 'merge needs at least one blob folder (e.g. contract-gate merge blob-*/)');

@@ -68,8 +68,10 @@ export function starterConfig(format: ConfigFormat, documents: readonly string[]
 
 export function starterWorkflow(configFile: string): string {
   return `# The contract gate of this repository's gateway: every conformance check of contract-gate, on every pull request.
-# Exit codes: 0 every check holds (or is a known failure in the baseline), 1 a check failed or a baseline entry is
-# stale, 2 usage or harness error. The report folder is uploaded as an artifact, the matrix is on the job's page.
+# Exit codes: 0 every check holds (or is a known failure in the baseline); 1 the gate failed: a check failed, a
+# baseline entry is stale, a cell is flaky under --fail-on-flaky, fewer methods were reached than --min-coverage asks,
+# or no check could be judged (every one n/a); 2 usage or harness error. The report folder is uploaded as an
+# artifact, the matrix is on the job's page.
 name: contract-gate
 
 on:

@@ -64,7 +64,8 @@ export async function resolveExternalAuth(target: string, profile: Pick<Profile,
   if (explicit && explicit.mode !== 'token') return explicit;
   const status = isStdioTarget(target) || !profile.auth ? undefined : await profile.auth.discover(target);
   if (status?.authRequired) throw gatedError(`the target's dashboard (${new URL(target).host})`, status, explicit ? '--auth token (the legacy ?token=)' : options.tokenEnv ? 'the legacy token of --token-env' : 'connections without a ticket');
-  if (!explicit) say(`auth: ${status ? `the target's /api/status says auth_required: false, so ` : ''}${options.tokenEnv ? 'the legacy token (?token=)' : 'no credential'}`);
+  // A stdio target is a process the run starts itself: no connection to authenticate, nothing to say.
+  if (!explicit && !isStdioTarget(target)) say(`auth: ${status ? `the target's /api/status says auth_required: false, so ` : ''}${options.tokenEnv ? 'the legacy token (?token=)' : 'no credential'}`);
   return { mode: 'token' };
 }
 

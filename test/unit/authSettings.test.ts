@@ -44,6 +44,10 @@ test('discovery: a loopback dashboard keeps the token and says why; an embedded 
     const said: string[] = [];
     expect(await resolveExternalAuth(loopback.url, HERMES_PROFILE, { tokenEnv: 'T' }, (line) => said.push(line))).toEqual({ mode: 'token' });
     expect(said).toEqual(["auth: the target's /api/status says auth_required: false, so the legacy token (?token=)"]);
+    // A stdio target is a process the run starts: nothing is discovered, and there is no credential to speak of.
+    said.length = 0;
+    expect(await resolveExternalAuth('stdio:node gateway.js', HERMES_PROFILE, {}, (line) => said.push(line))).toEqual({ mode: 'token' });
+    expect(said).toEqual([]);
   } finally {
     await loopback.close();
   }

@@ -22,6 +22,7 @@ test('a stdio gateway passes the method and connection checks; multi-connection 
   const reportDir = scratchDir('contract-gate-stdio');
   const run = await runCli(['run', '--target', serveStdio(), '--contract', SLICE, '--grep', GREP, '--seed', '4', '--runs', '10', '--report-dir', reportDir]);
   expect(run.code, run.stdout + run.stderr).toBe(0);
+  expect(run.stdout, 'a process the run starts has no connection to authenticate').not.toContain('contract-gate: auth:');
   const got = cells(reportDir);
   expect(got['session.status × params.valid-accepted']).toBe('pass');
   expect(got['(connection) × envelope.batch']).toBe('pass');
