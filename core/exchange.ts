@@ -29,6 +29,8 @@ export interface Exchange {
   failure?: ExchangeFailure;
   /** Answers that arrived for this request after the first one (the first few, cut to 128 KiB each). */
   duplicateAnswers?: string[];
+  /** The answer that came after this request had timed out (cut to 128 KiB); the first one only. */
+  lateAnswer?: string;
 }
 
 export type Outcome =

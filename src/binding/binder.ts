@@ -5,8 +5,11 @@ import { type BindingRules, type BindingStep, type MethodBinding, methodBindingO
 
 /** What the binder needs from a connection (the WebSocket client; HTTP targets have no events). */
 export interface RpcCaller {
-  /** `paramsText` is `JSON.stringify(params)` when the caller has it; callers pass it on. */
-  call(method: string, params?: unknown, options?: { timeoutMs?: number; paramsText?: string }): Promise<Exchange>;
+  /**
+   * `paramsText` is `JSON.stringify(params)` when the caller has it; callers pass it on. `unansweredPasses`: a missing
+   * answer breaks no rule of the check that sends this request (a negative case, which only a success breaks).
+   */
+  call(method: string, params?: unknown, options?: { timeoutMs?: number; paramsText?: string; unansweredPasses?: boolean }): Promise<Exchange>;
   waitForEvent?(filter: EventFilter, timeoutMs?: number): Promise<WireEvent>;
 }
 

@@ -58,7 +58,7 @@ export class AnsweredRequests {
 
   /**
    * Whether an answer with this id belongs to a settled request (same id, or the same id as text); when that
-   * request had already been answered, the answer is noted on its exchange as a repeat.
+   * request had already been answered, the answer is noted on its exchange as a repeat, else as its late answer.
    */
   claim(id: unknown, text: string): boolean {
     const key = rpcIdKey(id);
@@ -67,10 +67,12 @@ export class AnsweredRequests {
     const looseKey = idText === undefined ? undefined : this.byText.get(idText);
     const settled = this.byKey.get(key) ?? (looseKey === undefined ? undefined : this.byKey.get(looseKey));
     if (!settled) return false;
-    const exchange = !settled.answered ? undefined : settled.exchange instanceof WeakRef ? settled.exchange.deref() : settled.exchange;
-    if (exchange) {
+    const exchange = settled.exchange instanceof WeakRef ? settled.exchange.deref() : settled.exchange;
+    if (exchange && settled.answered) {
       const kept = (exchange.duplicateAnswers ??= []);
       if (kept.length < MAX_DUPLICATES_KEPT) kept.push(clipText(text));
+    } else if (exchange && exchange.lateAnswer === undefined) {
+      exchange.lateAnswer = clipText(text);
     }
     return true;
   }

@@ -43,12 +43,15 @@ export class CaseSender {
       return undefined;
     }
     const payload = options.transform ? options.transform(bound.payload) : bound.payload;
-    const exchange = await this.call(payload, options.transform ? undefined : longStringParamsText(generated, payload));
+    const exchange = await this.call(payload, options.transform ? undefined : longStringParamsText(generated, payload), phase === 'invalid');
     return { phase, generated, payload, exchange, substitutions: bound.substitutions, ...(binder.setup.length > 0 && binder !== this.shared ? { setup: [...binder.setup] } : {}) };
   }
 
-  /** `paramsText`: `JSON.stringify(payload)`, when the sender has it. */
-  call(payload: JsonValue, paramsText?: string): Promise<Exchange> {
-    return this.caller.call(this.method.name, payload, { timeoutMs: this.requestTimeoutMs, paramsText });
+  /**
+   * `paramsText`: `JSON.stringify(payload)`, when the sender has it. `unansweredPasses`: a negative case (only a
+   * success breaks its rule), so its timeout needs no second sending to be judged.
+   */
+  call(payload: JsonValue, paramsText?: string, unansweredPasses = false): Promise<Exchange> {
+    return this.caller.call(this.method.name, payload, { timeoutMs: this.requestTimeoutMs, paramsText, ...(unansweredPasses ? { unansweredPasses } : {}) });
   }
 }

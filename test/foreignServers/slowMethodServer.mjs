@@ -2,10 +2,16 @@
 // node: `slow.hash` takes SLOW_MS (argv[2], default 1500) to answer, every other method answers at once. A client
 // that keeps sending while slow.hash calls are queued makes every later request wait behind them. With --stdio
 // (argv[3]) it speaks newline-delimited JSON-RPC on stdin and stdout instead, one client per process.
+// Requests whose params are an array (by position, where every method takes them by name) get an error at once; with
+// --drop-positional they get no answer at all (as the MCP SDK leaves a message that fails its own schema), with
+// --late-positional MS they take MS to answer, in their turn like slow.hash.
 import { createInterface } from 'node:readline';
 import { WebSocketServer } from 'ws';
 
 const slowMs = Number(process.argv[2] ?? 1500);
+const dropPositional = process.argv.includes('--drop-positional');
+const latePositional = process.argv.indexOf('--late-positional');
+const latePositionalMs = latePositional >= 0 ? Number(process.argv[latePositional + 1]) : undefined;
 const queue = [];
 let busy = false;
 
@@ -13,7 +19,7 @@ function pump() {
   if (busy || queue.length === 0) return;
   busy = true;
   const { reply, request } = queue.shift();
-  const delay = request.method === 'slow.hash' ? slowMs : 0;
+  const delay = request.method === 'slow.hash' ? slowMs : Array.isArray(request.params) && latePositionalMs !== undefined ? latePositionalMs : 0;
   setTimeout(() => {
     busy = false;
     if ('id' in request) reply({ jsonrpc: '2.0', id: request.id, ...answer(request) });
@@ -53,11 +59,12 @@ function receive(text, reply) {
     reply({ jsonrpc: '2.0', id: request?.id ?? null, error: { code: -32600, message: 'Invalid Request' } });
     return;
   }
+  if (Array.isArray(request.params) && dropPositional) return;
   queue.push({ reply, request });
   pump();
 }
 
-if (process.argv[3] === '--stdio') {
+if (process.argv.includes('--stdio')) {
   const reply = (frame) => process.stdout.write(`${JSON.stringify(frame)}\n`);
   createInterface({ input: process.stdin }).on('line', (line) => receive(line, reply));
 } else {

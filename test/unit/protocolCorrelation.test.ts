@@ -88,6 +88,11 @@ test('a request times out on the clock, without real waiting; its late answer is
   // The late answer would be "sole-pending" for the other request if it were not recognised.
   transport.receive({ jsonrpc: '2.0', id: 'r1', result: 'late' });
   expect(protocol.strayFrames).toHaveLength(1);
+  // Noted on the exchange that timed out (the first late answer only), which stays a timeout.
+  transport.receive({ jsonrpc: '2.0', id: 'r1', result: 'later still' });
+  expect(timedOut.lateAnswer).toBe('{"jsonrpc":"2.0","id":"r1","result":"late"}');
+  expect(timedOut.response).toBeUndefined();
+  expect(timedOut.duplicateAnswers).toBeUndefined();
   transport.receive({ jsonrpc: '2.0', id: 'r2', result: 'mine' });
   expect(outcomeOf(await other)).toEqual({ kind: 'result', result: 'mine' });
   expect(clock.pendingTimers).toBe(0);

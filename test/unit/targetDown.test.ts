@@ -192,6 +192,33 @@ test('the same target spawned over stdio: the same verdicts and timeouts, each d
   }
 });
 
+test('a negative case the drained target still leaves unanswered is sent once, not twice; one whose answer came late is sent again, as a timeout is', async () => {
+  test.setTimeout(60_000);
+  // fast.echo and fast.sum over stdio; each method's invalid phase sends its params as an array (by position) once.
+  // `--drop-positional`: never answered, as the MCP SDK leaves a message that fails its own schema. A timeout breaks no
+  // rule of params.invalid-not-accepted (only a success does), and the probe after it showed the target drained with
+  // the request still unanswered: sending it again could only time out again. `--late-positional`: answered after the
+  // timeout, in its turn, before the probe: the target was busy, and the request is sent again on the drained target.
+  const run = async (flag: string): Promise<{ matrix: Matrix; arrays: number[] }> => {
+    const reportDir = scratchDir('contract-gate-negative-timeouts');
+    const target = `stdio:'${process.execPath}' ${join(FOREIGN_DIR, 'slowMethodServer.mjs')} 1500 --stdio ${flag}`;
+    const args = ['run', '--target', target, '--contract', join(FOREIGN_DIR, 'slowMethod.openrpc.json'), '--grep', '@method:fast\\.', '--seed', '1', '--runs', '5', '--request-timeout', '1000', '--workers', '1', '--report-dir', reportDir];
+    const result = await runCli(args, {}, 50_000);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const arrays = ['fast.echo', 'fast.sum'].map((method) => readFileSync(join(reportDir, 'transcripts', `${method}.txt`), 'utf8').match(/^>> .*"params":\[\]\}$/gm)?.length ?? 0);
+    return { matrix: JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')) as Matrix, arrays };
+  };
+  const [dropped, late] = await Promise.all([run('--drop-positional'), run('--late-positional 1200')]);
+  expect(dropped.arrays, 'each method\'s unanswered array sent once').toEqual([1, 1]);
+  expect(dropped.matrix.traffic?.timeouts).toBe(2);
+  expect(late.arrays, 'each method\'s late-answered array sent again').toEqual([2, 2]);
+  expect(late.matrix.traffic?.timeouts).toBe(4);
+  for (const { matrix } of [dropped, late]) {
+    expect(matrix.cells.filter((cell) => cell.check === 'params.invalid-not-accepted').map((cell) => cell.status)).toEqual(['pass', 'pass']);
+    expect(matrix.cells.filter((cell) => cell.status === 'fail')).toEqual([]);
+  }
+});
+
 test('a target that does not drain within the drain limit is slow: later methods are not run, the summary says TARGET SLOW', async () => {
   test.setTimeout(120_000);
   const server = await startChildServer('slowMethodServer.mjs', ['20000']);
