@@ -105,7 +105,7 @@ export const RUN_OPTIONS = {
   shard: { type: shard(), help: 'run shard i of n (writes a blob report for `contract-gate merge`)', commands: ['run'], field: false },
   runner: {
     type: choice(['in-process', 'playwright'], 'engine'),
-    help: `what runs the cells: in-process (the run engine in the command; from ${CHILD_PROCESS_FROM_METHOD_RUNS} method runs on, their reference gateways in one child process) or playwright (Playwright Test workers); same cells, same verdicts, same report`,
+    help: `what runs the cells: in-process (the run engine in the command; from ${CHILD_PROCESS_FROM_METHOD_RUNS} method runs on, their reference gateways in one child process) or playwright (Playwright Test workers; a failing cell ends its worker and the next starts afresh, about a second of CPU each); same cells, same verdicts, same report`,
     commands: ['run'],
     default: 'in-process',
   },
