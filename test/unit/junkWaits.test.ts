@@ -1,7 +1,7 @@
 import { expect, test } from './helpers/test.js';
 import { join } from 'node:path';
 import type { Exchange } from '../../core/index.js';
-import { invalidRequestVerdict } from '../../fixtures/envelopeCells.js';
+import { errorHygieneVerdict, invalidRequestVerdict } from '../../fixtures/envelopeCells.js';
 import { JUNK_TIMEOUT_MS } from '../../fixtures/junk.js';
 import type { RpcClient } from '../../src/client/rpcClient.js';
 import { loadContractSync } from '../../src/contracts/index.js';
@@ -47,4 +47,29 @@ test('a target that answers junk, or stops answering calls, keeps the full wait 
     await invalidRequestVerdict(client, plan);
     expect(new Set(waits), `junk answered: ${answersJunk}, calls answered: ${answersCalls}`).toEqual(new Set([JUNK_TIMEOUT_MS]));
   }
+});
+
+test('the error-hygiene calls go out together: a target that leaves them unanswered costs one wait, not one per call', async () => {
+  let open = 0;
+  let most = 0;
+  const settle: Array<() => void> = [];
+  const client = {
+    isOpen: true,
+    call: (method: string, params: unknown) => {
+      open++;
+      most = Math.max(most, open);
+      return new Promise<Exchange>((resolve) =>
+        settle.push(() => {
+          open--;
+          const answered = !Array.isArray(params) && typeof params !== 'string';
+          resolve({ conn: 'c1', method, id: 'r', params, requestText: '', elapsedMs: 1, correlation: 'exact', ...(answered ? { response: { jsonrpc: '2.0', id: 'r', error: { code: -32601, message: 'Method not found' } } } : { failure: { code: 'REQUEST_TIMEOUT', message: 'no answer' } }) } as unknown as Exchange);
+        }),
+      );
+    },
+  } as unknown as RpcClient;
+  const judged = errorHygieneVerdict(client, { ...plan, config: {} } as unknown as RunPlan);
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(most, 'every call sent before any was answered').toBe(3);
+  for (const done of settle) done();
+  expect(await judged).toMatchObject({ status: 'pass', detail: '1 error answers answered as required' });
 });
