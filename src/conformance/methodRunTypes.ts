@@ -40,6 +40,11 @@ export interface CheckVerdict {
   violations: Violation[];
   /** Number of exchanges the check judged. */
   judged: number;
+  /**
+   * Of those, the ones the target answered: what the check saw of the target (its evidence). Fewer than `judged` only
+   * where a missing answer breaks no rule (a contract-invalid payload left unanswered is not accepted, and not seen).
+   */
+  answered?: number;
   counterexample?: Counterexample;
 }
 

@@ -144,15 +144,18 @@ export function methodVerdicts(inputs: VerdictInputs): Map<CheckId, CheckVerdict
       continue;
     }
     const failedCases = judged.filter((found) => found.length > 0).length;
+    const answered = applicable.filter((r) => r.exchange.response !== undefined).length;
+    const unansweredNote = answered < applicable.length ? ` (${applicable.length - answered} of them unanswered: no success, and no answer to judge)` : '';
     verdicts.set(check, {
       check,
       status: violations.length === 0 ? 'pass' : 'fail',
       detail:
         violations.length === 0
-          ? `${summarize(applicable.length, 'exchange')} judged, all conform${unsentNote}`
+          ? `${summarize(applicable.length, 'exchange')} judged, all conform${unansweredNote}${unsentNote}`
           : `${failedCases} of ${summarize(applicable.length, 'exchange')} broke the rule${unsentNote}: ${violations[0]?.message ?? ''}`,
       violations,
       judged: applicable.length,
+      answered,
     });
   }
   return verdicts;

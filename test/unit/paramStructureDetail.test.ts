@@ -37,3 +37,25 @@ test('a method whose live objects could not be created is n/a with that reason, 
   }).get('params.valid-accepted');
   expect(verdict).toMatchObject({ status: 'n/a', detail: 'not judged: the live objects this method needs could not be created: session.create answered 5032 "agent init failed"' });
 });
+
+test('an invalid payload left unanswered breaks no rule but is no evidence: the answers judged count only answers', () => {
+  const invalid = (id: number, answered: boolean): CaseRecord => {
+    const params = [id];
+    const exchange: Exchange = {
+      conn: 'c1',
+      method: 'ping',
+      id,
+      params,
+      requestText: JSON.stringify({ jsonrpc: '2.0', id, method: 'ping', params }),
+      ...(answered ? { response: { jsonrpc: '2.0', id, error: { code: -32602, message: 'invalid params' } } } : { failure: { code: 'REQUEST_TIMEOUT' as const, message: '[REQUEST_TIMEOUT] ping did not answer within 3000 ms' } }),
+      elapsedMs: 1,
+      correlation: answered ? 'exact' : 'none',
+    };
+    return { phase: 'invalid', generated: {}, payload: params, exchange, substitutions: {} };
+  };
+  const verdictOf = (records: CaseRecord[]) => methodVerdicts({ method: 'ping', profile: JSON_RPC_CODES, records, validateResult: undefined, setupFailures: [] }).get('params.invalid-not-accepted');
+  expect(verdictOf([invalid(1, true), invalid(2, false)])).toMatchObject({ status: 'pass', judged: 2, answered: 1, detail: '2 exchanges judged, all conform (1 of them unanswered: no success, and no answer to judge)' });
+  // Nothing answered: the rule held on nothing seen, which the matrix counts as a pass with no evidence.
+  expect(verdictOf([invalid(1, false)])).toMatchObject({ status: 'pass', judged: 1, answered: 0 });
+  expect(verdictOf([invalid(1, true)])).toMatchObject({ status: 'pass', judged: 1, answered: 1, detail: '1 exchange judged, all conform' });
+});

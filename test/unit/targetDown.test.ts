@@ -214,8 +214,14 @@ test('a negative case the drained target still leaves unanswered is sent once, n
   expect(late.arrays, 'each method\'s late-answered array sent again').toEqual([2, 2]);
   expect(late.matrix.traffic?.timeouts).toBe(4);
   for (const { matrix } of [dropped, late]) {
-    expect(matrix.cells.filter((cell) => cell.check === 'params.invalid-not-accepted').map((cell) => cell.status)).toEqual(['pass', 'pass']);
+    const invalid = matrix.cells.filter((cell) => cell.check === 'params.invalid-not-accepted');
+    expect(invalid.map((cell) => cell.status)).toEqual(['pass', 'pass']);
     expect(matrix.cells.filter((cell) => cell.status === 'fail')).toEqual([]);
+    // The unanswered array is judged (it was not accepted) but is no answer: the evidence counts the others only.
+    for (const cell of invalid) {
+      const judged = Number(/^(\d+) exchanges judged, all conform \(1 of them unanswered/.exec(cell.detail ?? '')?.[1]);
+      expect(cell.evidence?.answersJudged, cell.detail).toBe(judged - 1);
+    }
   }
 });
 
