@@ -76,14 +76,29 @@ export function mutationText(mutation: { kind: string; description: string } | u
   return mutation ? `${mutation.kind} at ${mutation.description}` : 'a mutation';
 }
 
-/** `params.invalid-not-accepted`: a contract-invalid payload never gets a success. */
+/**
+ * `params.invalid-not-accepted`: a contract-invalid payload never gets a success, not even one that comes after the
+ * request timed out (a slow target that accepts it accepts it all the same).
+ */
 export function checkInvalidNotAccepted(exchange: Exchange, mutation: string): Violation[] {
-  if (outcomeOf(exchange).kind !== 'result') return [];
+  const accepted = outcomeOf(exchange).kind === 'result' ? 'got a success' : lateSuccess(exchange) ? 'got a success after its timeout' : undefined;
+  if (!accepted) return [];
   return [
     violation(
       'params.invalid-not-accepted',
-      `${exchange.method}: a contract-invalid payload (${mutation}) got a success; the wire accepts more than the contract says — fix the handler or widen the contract`,
+      `${exchange.method}: a contract-invalid payload (${mutation}) ${accepted}; the wire accepts more than the contract says — fix the handler or widen the contract`,
       exchange.id,
     ),
   ];
+}
+
+/** Whether the answer that came after the request had timed out is a success. */
+function lateSuccess(exchange: Exchange): boolean {
+  if (exchange.response !== undefined || exchange.lateAnswer === undefined) return false;
+  try {
+    const late = JSON.parse(exchange.lateAnswer) as unknown;
+    return typeof late === 'object' && late !== null && !Array.isArray(late) && 'result' in late && !('error' in late);
+  } catch {
+    return false;
+  }
 }

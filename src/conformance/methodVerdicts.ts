@@ -144,7 +144,7 @@ export function methodVerdicts(inputs: VerdictInputs): Map<CheckId, CheckVerdict
       continue;
     }
     const failedCases = judged.filter((found) => found.length > 0).length;
-    const answered = applicable.filter((r) => r.exchange.response !== undefined || r.exchange.responseText !== undefined).length;
+    const answered = applicable.filter((r) => r.exchange.response !== undefined || r.exchange.responseText !== undefined || r.exchange.lateAnswer !== undefined).length;
     const unansweredNote = answered < applicable.length ? ` (${applicable.length - answered} of them unanswered: no success, and no answer to judge)` : '';
     verdicts.set(check, {
       check,

@@ -4,7 +4,8 @@
 // (argv[3]) it speaks newline-delimited JSON-RPC on stdin and stdout instead, one client per process.
 // Requests whose params are an array (by position, where every method takes them by name) get an error at once; with
 // --drop-positional they get no answer at all (as the MCP SDK leaves a message that fails its own schema), with
-// --late-positional MS they take MS to answer, in their turn like slow.hash.
+// --late-positional MS they take MS to answer, in their turn like slow.hash; with --accept-positional the answer is a
+// success (the by-position params taken for the named ones).
 import { createInterface } from 'node:readline';
 import { WebSocketServer } from 'ws';
 
@@ -12,6 +13,7 @@ const slowMs = Number(process.argv[2] ?? 1500);
 const dropPositional = process.argv.includes('--drop-positional');
 const latePositional = process.argv.indexOf('--late-positional');
 const latePositionalMs = latePositional >= 0 ? Number(process.argv[latePositional + 1]) : undefined;
+const acceptPositional = process.argv.includes('--accept-positional');
 const queue = [];
 let busy = false;
 
@@ -28,6 +30,7 @@ function pump() {
 }
 
 function answer({ method, params }) {
+  if (acceptPositional && Array.isArray(params)) return { result: method === 'fast.echo' ? '' : 0 };
   const named = typeof params === 'object' && params !== null && !Array.isArray(params) ? params : undefined;
   const text = (value) => typeof value === 'string' && value.length <= 100;
   const small = (value) => Number.isInteger(value) && value >= -1000 && value <= 1000;

@@ -59,3 +59,28 @@ test('an invalid payload left unanswered breaks no rule but is no evidence: the 
   expect(verdictOf([invalid(1, false)])).toMatchObject({ status: 'pass', judged: 1, answered: 0 });
   expect(verdictOf([invalid(1, true)])).toMatchObject({ status: 'pass', judged: 1, answered: 1, detail: '1 exchange judged, all conform' });
 });
+
+test('a success that comes after an invalid payload timed out breaks the rule; a late error, or text that is not JSON, does not', () => {
+  const late = (lateAnswer: string): CaseRecord => {
+    const exchange: Exchange = {
+      conn: 'c1',
+      method: 'ping',
+      id: 'r1',
+      params: [],
+      requestText: '{"jsonrpc":"2.0","id":"r1","method":"ping","params":[]}',
+      failure: { code: 'REQUEST_TIMEOUT', message: '[REQUEST_TIMEOUT] ping did not answer within 1000 ms' },
+      lateAnswer,
+      elapsedMs: 1000,
+      correlation: 'none',
+    };
+    return { phase: 'invalid', generated: {}, payload: [], exchange, substitutions: {}, mutation: { kind: 'wrong-type', dottedPath: '', description: '(root): array instead of object' } };
+  };
+  const verdictOf = (record: CaseRecord) => methodVerdicts({ method: 'ping', profile: JSON_RPC_CODES, records: [record], validateResult: undefined, setupFailures: [] }).get('params.invalid-not-accepted');
+  expect(verdictOf(late('{"jsonrpc":"2.0","id":"r1","result":{}}'))).toMatchObject({
+    status: 'fail',
+    answered: 1,
+    detail: '1 of 1 exchange broke the rule: ping: a contract-invalid payload (wrong-type at (root): array instead of object) got a success after its timeout; the wire accepts more than the contract says — fix the handler or widen the contract',
+  });
+  expect(verdictOf(late('{"jsonrpc":"2.0","id":"r1","error":{"code":-32602,"message":"invalid params"}}'))).toMatchObject({ status: 'pass', answered: 1 });
+  expect(verdictOf(late('<html>'))).toMatchObject({ status: 'pass' });
+});

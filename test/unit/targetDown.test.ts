@@ -192,35 +192,42 @@ test('the same target spawned over stdio: the same verdicts and timeouts, each d
   }
 });
 
-test('a negative case the drained target still leaves unanswered is sent once, not twice; one whose answer came late is sent again, as a timeout is', async () => {
+test('a negative case the drained target still leaves unanswered is sent once, not twice; one whose answer came late is sent again, as a timeout is, and a late success is judged', async () => {
   test.setTimeout(60_000);
   // fast.echo and fast.sum over stdio; each method's invalid phase sends its params as an array (by position) once.
   // `--drop-positional`: never answered, as the MCP SDK leaves a message that fails its own schema. A timeout breaks no
   // rule of params.invalid-not-accepted (only a success does), and the probe after it showed the target drained with
   // the request still unanswered: sending it again could only time out again. `--late-positional`: answered after the
   // timeout, in its turn, before the probe: the target was busy, and the request is sent again on the drained target.
-  const run = async (flag: string): Promise<{ matrix: Matrix; arrays: number[] }> => {
+  const run = async (flag: string, exit = 0): Promise<{ matrix: Matrix; arrays: number[] }> => {
     const reportDir = scratchDir('contract-gate-negative-timeouts');
     const target = `stdio:'${process.execPath}' ${join(FOREIGN_DIR, 'slowMethodServer.mjs')} 1500 --stdio ${flag}`;
     const args = ['run', '--target', target, '--contract', join(FOREIGN_DIR, 'slowMethod.openrpc.json'), '--grep', '@method:fast\\.', '--seed', '1', '--runs', '5', '--request-timeout', '1000', '--workers', '1', '--report-dir', reportDir];
     const result = await runCli(args, {}, 50_000);
-    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.code, result.stdout + result.stderr).toBe(exit);
     const arrays = ['fast.echo', 'fast.sum'].map((method) => readFileSync(join(reportDir, 'transcripts', `${method}.txt`), 'utf8').match(/^>> .*"params":\[\]\}$/gm)?.length ?? 0);
     return { matrix: JSON.parse(readFileSync(join(reportDir, 'matrix.json'), 'utf8')) as Matrix, arrays };
   };
-  const [dropped, late] = await Promise.all([run('--drop-positional'), run('--late-positional 1200')]);
+  const [dropped, late, lateSuccess] = await Promise.all([run('--drop-positional'), run('--late-positional 1200'), run('--late-positional 1200 --accept-positional', 1)]);
   expect(dropped.arrays, 'each method\'s unanswered array sent once').toEqual([1, 1]);
   expect(dropped.matrix.traffic?.timeouts).toBe(2);
   expect(late.arrays, 'each method\'s late-answered array sent again').toEqual([2, 2]);
   expect(late.matrix.traffic?.timeouts).toBe(4);
-  for (const { matrix } of [dropped, late]) {
+  // A success that comes after the timeout is a success all the same: the invalid payload was accepted.
+  expect(lateSuccess.matrix.cells.filter((cell) => cell.status === 'fail').map((cell) => `${cell.method} × ${cell.check}: ${/got a success after its timeout/.test(cell.detail ?? '')}`)).toEqual([
+    'fast.echo × params.invalid-not-accepted: true',
+    'fast.sum × params.invalid-not-accepted: true',
+  ]);
+  for (const [{ matrix }, unanswered] of [[dropped, 1], [late, 0]] as const) {
     const invalid = matrix.cells.filter((cell) => cell.check === 'params.invalid-not-accepted');
     expect(invalid.map((cell) => cell.status)).toEqual(['pass', 'pass']);
     expect(matrix.cells.filter((cell) => cell.status === 'fail')).toEqual([]);
-    // The unanswered array is judged (it was not accepted) but is no answer: the evidence counts the others only.
+    // The unanswered array is judged (it was not accepted) but is no answer: the evidence counts the others only. An
+    // answer after the timeout is an answer seen.
     for (const cell of invalid) {
-      const judged = Number(/^(\d+) exchanges judged, all conform \(1 of them unanswered/.exec(cell.detail ?? '')?.[1]);
-      expect(cell.evidence?.answersJudged, cell.detail).toBe(judged - 1);
+      const judged = Number(/^(\d+) exchanges judged, all conform/.exec(cell.detail ?? '')?.[1]);
+      expect(cell.evidence?.answersJudged, cell.detail).toBe(judged - unanswered);
+      expect(cell.detail?.includes('(1 of them unanswered'), cell.detail).toBe(unanswered === 1);
     }
   }
 });
