@@ -26,5 +26,7 @@ export function describeExchange(exchange: Exchange): string {
   if (outcome.kind === 'failure' && outcome.failure.closeCode !== undefined) {
     return `${outcome.failure.message.replace(/^\[[A-Z_]+\] /, '')}`;
   }
-  return describeOutcome(outcome);
+  // Slow, not silent: what came after the timeout tells the two apart.
+  const late = outcome.kind === 'failure' && exchange.lateAnswer !== undefined ? ` (an answer came after the timeout: ${exchange.lateAnswer.slice(0, 200)})` : '';
+  return `${describeOutcome(outcome)}${late}`;
 }

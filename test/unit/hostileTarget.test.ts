@@ -131,6 +131,8 @@ test('answers that come after the timeout: they are never taken for the request 
   // Before late answers were recognised, each went to the next request as its answer and failed envelope.id-echo.
   expect(run.failing).toEqual(['params.valid-accepted']);
   expect(run.detail('params.valid-accepted')).toContain(`math.add did not answer within ${REQUEST_TIMEOUT_MS} ms`);
+  // Slow, not silent: the detail says an answer came after the timeout, and which.
+  expect(run.detail('params.valid-accepted')).toMatch(/did not answer within \d+ ms \(an answer came after the timeout: \{"jsonrpc":"2\.0","id":"r1","result":-?\d+\}\)/);
   for (const record of run.result.records) expect(record.exchange.response).toBeUndefined();
   // Each late answer comes while the next request is open, so it is a stray frame of that connection; the last
   // request's may come after the run has closed it (the rest of the cases are skipped at once).
