@@ -1,7 +1,7 @@
 // A JSON-RPC-over-WebSocket server that works on one request at a time, in arrival order, like a single-threaded
 // node: `slow.hash` takes SLOW_MS (argv[2], default 1500) to answer, every other method answers at once. A client
-// that keeps sending while slow.hash calls are queued makes every later request wait behind them. With --stdio
-// (argv[3]) it speaks newline-delimited JSON-RPC on stdin and stdout instead, one client per process.
+// that keeps sending while slow.hash calls are queued makes every later request wait behind them. With --stdio it
+// speaks newline-delimited JSON-RPC on stdin and stdout instead, one client per process.
 // Requests whose params are an array (by position, where every method takes them by name) get an error at once; with
 // --drop-positional they get no answer at all (as the MCP SDK leaves a message that fails its own schema), with
 // --late-positional MS they take MS to answer, in their turn like slow.hash; with --accept-positional the answer is a

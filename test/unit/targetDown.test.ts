@@ -199,6 +199,7 @@ test('a negative case the drained target still leaves unanswered is sent once, n
   // rule of params.invalid-not-accepted (only a success does), and the probe after it showed the target drained with
   // the request still unanswered: sending it again could only time out again. `--late-positional`: answered after the
   // timeout, in its turn, before the probe: the target was busy, and the request is sent again on the drained target.
+  // With `--accept-positional` those late answers are successes: the invalid payload was accepted, late or not.
   const run = async (flag: string, exit = 0): Promise<{ matrix: Matrix; arrays: number[] }> => {
     const reportDir = scratchDir('contract-gate-negative-timeouts');
     const target = `stdio:'${process.execPath}' ${join(FOREIGN_DIR, 'slowMethodServer.mjs')} 1500 --stdio ${flag}`;
