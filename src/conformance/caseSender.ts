@@ -52,6 +52,6 @@ export class CaseSender {
    * success breaks its rule), so its timeout needs no second sending to be judged.
    */
   call(payload: JsonValue, paramsText?: string, unansweredPasses = false): Promise<Exchange> {
-    return this.caller.call(this.method.name, payload, { timeoutMs: this.requestTimeoutMs, paramsText, ...(unansweredPasses ? { unansweredPasses } : {}) });
+    return this.caller.call(this.method.name, payload, { timeoutMs: this.requestTimeoutMs, paramsText, unansweredPasses });
   }
 }

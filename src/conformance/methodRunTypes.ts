@@ -44,7 +44,7 @@ export interface CheckVerdict {
    * Of those, the ones the target answered: what the check saw of the target (its evidence). Fewer than `judged` only
    * where a missing answer breaks no rule (a contract-invalid payload left unanswered is not accepted, and not seen).
    */
-  answered?: number;
+  answered: number;
   counterexample?: Counterexample;
 }
 

@@ -52,6 +52,11 @@ function repeatedAnswers(exchange: Exchange): Violation[] {
   ];
 }
 
+/** Whether the target answered at all: in time, as text that is not JSON, or after the timeout. */
+function answerSeen(exchange: Exchange): boolean {
+  return exchange.response !== undefined || exchange.responseText !== undefined || exchange.lateAnswer !== undefined;
+}
+
 /** Which records a check judges, and how. */
 interface Judge {
   applies(record: CaseRecord): boolean;
@@ -128,23 +133,23 @@ export function methodVerdicts(inputs: VerdictInputs): Map<CheckId, CheckVerdict
     if (check === 'params.valid-accepted') {
       const setup = inputs.setupFailures.filter((f) => f.phase === 'valid');
       if (inputs.unsatisfiable) {
-        verdicts.set(check, { check, status: 'n/a', detail: `no contract-valid payload can be generated: ${inputs.unsatisfiable}`, violations: [], judged: 0 });
+        verdicts.set(check, { check, status: 'n/a', detail: `no contract-valid payload can be generated: ${inputs.unsatisfiable}`, violations: [], judged: 0, answered: 0 });
         continue;
       }
       if (setup.length > 0 && applicable.length === 0) {
         // Nothing of this method's own rule was judged: the prerequisite failed, which its own cells report.
         const detail = `not judged: the live objects this method needs could not be created: ${setup[0]?.message ?? ''}`;
-        verdicts.set(check, { check, status: 'n/a', detail, violations: [], judged: 0 });
+        verdicts.set(check, { check, status: 'n/a', detail, violations: [], judged: 0, answered: 0 });
         continue;
       }
     }
     if (applicable.length === 0) {
       const detail = unsent > 0 ? `not judged: ${summarize(unsent, 'case')} not sent, the target had left ${SILENT_REQUESTS_LIMIT} requests in a row unanswered` : judge.nothingToJudge;
-      verdicts.set(check, { check, status: 'n/a', detail, violations: [], judged: 0 });
+      verdicts.set(check, { check, status: 'n/a', detail, violations: [], judged: 0, answered: 0 });
       continue;
     }
     const failedCases = judged.filter((found) => found.length > 0).length;
-    const answered = applicable.filter((r) => r.exchange.response !== undefined || r.exchange.responseText !== undefined || r.exchange.lateAnswer !== undefined).length;
+    const answered = applicable.filter((r) => answerSeen(r.exchange)).length;
     const unansweredNote = answered < applicable.length ? ` (${applicable.length - answered} of them unanswered: no success, and no answer to judge)` : '';
     verdicts.set(check, {
       check,
